@@ -1,0 +1,31 @@
+package execute
+
+import (
+	"context"
+	"time"
+)
+
+// Job asks for every test to be run on every program.
+type Job struct {
+	// Programs are complete Python programs (candidate code). Identical
+	// programs are run once.
+	Programs []string
+	// Tests are run, each in a fresh copy of the program's globals.
+	Tests []Test
+	// Timeout is the wall-clock limit of one test on one program.
+	Timeout time.Duration
+	// Timeouts, when non-nil, gives each test its own limit (same length as
+	// Tests) and overrides Timeout.
+	Timeouts []time.Duration
+}
+
+// Runner is what the rest of ticoder needs from the execution engine. *Pool
+// implements it.
+type Runner interface {
+	// Run runs a job and returns its matrix. each, if not nil, is called once
+	// per distinct program as its results arrive (from several goroutines).
+	Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error)
+	// Call runs function(arg) from the Python source in a sandboxed child and
+	// decodes its JSON-serialisable return value into result.
+	Call(ctx context.Context, source, function string, arg, result any) error
+}
