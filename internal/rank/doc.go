@@ -1,0 +1,73 @@
+// Package rank chooses which test to ask the user next and ranks the
+// candidate programs, from the matrix of outcomes of every generated test on
+// every candidate (TiCoder, §IV-B2 and §IV-B3).
+//
+// # Data
+//
+// A Pool holds the results of tests on candidates, the candidates'
+// multiplicities (raw samples that normalised to the candidate), the index of
+// each candidate's first sample, an optional prior score per candidate (for a
+// quality estimate), which tests are of the form `assert CALL == EXPECTED`,
+// and, for evaluation only, which candidates pass the hidden tests.
+//
+// # Definitions
+//
+// Behaviour class: candidates with the same outcome (pass, fail, error,
+// timeout, crash) and the same returned value repr (where the call returned)
+// on every test form one class. The exception's name does not count.
+//
+// Split of the remaining candidates S by a test t, in a mode: the parts are
+// the candidates that would make the user give the same answer if they were
+// the intended function. PassFail mode (and tests that are not calls): pass,
+// fail (the assertion was false), error (raised, timed out or crashed).
+// Output mode, for CALL == EXPECTED tests: pass, one part per returned value
+// repr of the failing candidates, error. The error part models the `undefined`
+// answer: the input is outside the intended function's domain.
+//
+// What an answer keeps (the pruning rules of DESIGN.md): pass keeps the
+// candidates that pass; fail keeps those that do not pass; a value v keeps
+// the candidates whose call returned v (here compared by repr; the session
+// compares with Python == in the sandbox); undefined keeps all.
+//
+// A test splits S when some answer other than undefined would keep a
+// nonempty proper subset of S. A test that does not split is never asked.
+//
+// # Test selection (Selector)
+//
+//   - discr (the paper): G+ and G− are the remaining candidates that pass and
+//     fail t; errors, timeouts and crashes are in neither.
+//     s(t) = min(|G+|,|G−|) / max(|G+|,|G−|), 0 when both are empty. |G±|
+//     count distinct candidates (after normalisation), not samples: the paper
+//     counts code suggestions, and Figure 3's suggestions are distinct.
+//   - random: a uniformly random splitting test, a pure function of (seed,
+//     step, test), so a session needs no random state to be resumed.
+//   - infogain: the expected reduction of the entropy (bits) of the remaining
+//     candidates' behaviour classes, each class weighted by its samples:
+//     gain(t) = H(S) − Σ_a P(a)·H(S_a), a over the parts of the split in the
+//     mode, P(a) = mass(a)/mass(S), S_a what answer a keeps, and S itself for
+//     the error part (an `undefined` answer, with chance mass(error)/mass(S),
+//     gains nothing).
+//   - ideal (evaluation only): knows which candidates pass the hidden tests;
+//     asks the test whose most favourable answer keeps the most correct mass,
+//     then removes the most incorrect mass.
+//
+// Ties in the selection score go to the lowest test index (tests are numbered
+// in order of first appearance).
+//
+// # Code ranking (Ranker)
+//
+//   - passing (the paper): the number of still-unasked tests a candidate
+//     passes; each distinct test counts once.
+//   - codet (CodeT's dual execution agreement with multiplicities): remaining
+//     candidates that pass exactly the same set of unasked tests form a group;
+//     each scores sqrt(samples in the group) × (tests the group passes).
+//   - prior: the prior score alone.
+//
+// Order: score descending, then prior descending (the prior orders candidates
+// before any question and breaks every tie), then multiplicity descending, then
+// first sample ascending. Candidates with equal score and equal prior form a
+// tie group: the metric in package eval treats them as one random pick
+// weighted by multiplicity; the rest of the order is only for display.
+// Classes groups a ranking into behaviour classes, each shown by its
+// best-ranked member with the class's total multiplicity.
+package rank

@@ -1,0 +1,266 @@
+package rank
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ticoder/ticoder/internal/execute"
+)
+
+// Mode is the kind of answer the user gives: PassFail (pass, fail,
+// undefined) or Output (pass, undefined, or the right value of the call).
+type Mode uint8
+
+const (
+	// PassFail is TiCoder-PassFail: the user only says pass, fail or undefined.
+	PassFail Mode = iota
+	// Output is TiCoder-Output: on a wrong test of the form
+	// `assert CALL == EXPECTED` the user gives the right value of CALL.
+	Output
+)
+
+// String returns "passfail" or "output".
+func (m Mode) String() string {
+	switch m {
+	case PassFail:
+		return "passfail"
+	case Output:
+		return "output"
+	}
+	return fmt.Sprintf("mode(%d)", m)
+}
+
+// ParseMode parses "passfail" or "output".
+func ParseMode(s string) (Mode, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "passfail", "pass-fail", "pf":
+		return PassFail, nil
+	case "output", "out":
+		return Output, nil
+	}
+	return 0, fmt.Errorf("unknown mode %q (want passfail or output)", s)
+}
+
+// MarshalText encodes the mode as its name.
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText decodes a mode's name.
+func (m *Mode) UnmarshalText(b []byte) error {
+	v, err := ParseMode(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// Part codes of a candidate under one test (see Pool.part). Values from
+// partValue upwards are distinct returned values (Output mode only).
+const (
+	partError int32 = iota // error, timeout or crash: the answer would be `undefined`
+	partPass               // the assertion held
+	partFail               // the assertion was false (PassFail, or no value to tell apart)
+	partValue              // first distinct returned value of a failing call
+)
+
+// Pool is the fixed data that test selection and code ranking work on: the
+// results of every test on every candidate with the candidates' multiplicities.
+// Build it with NewPool. A Pool is immutable and safe for concurrent use.
+type Pool struct {
+	in PoolInput
+	// pf[c][t] is partPass, partFail or partError.
+	pf [][]int32
+	// out[c][t] is pf[c][t], except that a failing call with a value gets
+	// partValue + the index of its value repr among the test's values.
+	out [][]int32
+	// class[c] is the behaviour class of candidate c.
+	class []int
+	// nclass is the number of behaviour classes.
+	nclass int
+}
+
+// PoolInput is what a Pool is built from. Only Results is required.
+type PoolInput struct {
+	// Results[c][t] is the result of test t on candidate c.
+	Results [][]execute.Result
+	// Counts[c] is candidate c's multiplicity (raw samples); nil means 1 each.
+	Counts []int
+	// First[c] is the index of candidate c's first raw sample, the last
+	// tie-break; nil means c itself.
+	First []int
+	// Prior[c] is an optional score of candidate c (higher is better, e.g. a
+	// quality estimate); it orders candidates before any test is asked and
+	// breaks ties of every ranker. nil means no prior.
+	Prior []float64
+	// Calls[t] reports whether test t has the form `assert CALL == EXPECTED`
+	// (execute.Test.Input is set), so that Output mode can ask for CALL's
+	// value; nil means no test has.
+	Calls []bool
+	// Correct[c] reports whether candidate c passes the hidden tests. Only the
+	// ideal selector reads it (evaluation only); nil means unknown.
+	Correct []bool
+}
+
+// NewPool checks in and precomputes the partitions and behaviour classes.
+func NewPool(in PoolInput) (*Pool, error) {
+	nc := len(in.Results)
+	nt := 0
+	if nc > 0 {
+		nt = len(in.Results[0])
+	}
+	for c, row := range in.Results {
+		if len(row) != nt {
+			return nil, fmt.Errorf("results of candidate %d have %d tests, candidate 0 has %d: the matrix must be rectangular", c, len(row), nt)
+		}
+	}
+	for name, n := range map[string]int{"counts": len(in.Counts), "first": len(in.First), "prior": len(in.Prior), "correct": len(in.Correct)} {
+		if n != 0 && n != nc {
+			return nil, fmt.Errorf("%s has %d entries for %d candidates", name, n, nc)
+		}
+	}
+	if len(in.Calls) != 0 && len(in.Calls) != nt {
+		return nil, fmt.Errorf("calls has %d entries for %d tests", len(in.Calls), nt)
+	}
+	for c, n := range in.Counts {
+		if n < 1 {
+			return nil, fmt.Errorf("candidate %d has multiplicity %d; want at least 1", c, n)
+		}
+	}
+	p := &Pool{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc)}
+	values := make([]map[string]int32, nt)
+	for t := range values {
+		values[t] = map[string]int32{}
+	}
+	classes := map[string]int{}
+	var key strings.Builder
+	for c, row := range in.Results {
+		p.pf[c] = make([]int32, nt)
+		p.out[c] = make([]int32, nt)
+		key.Reset()
+		for t, r := range row {
+			code := partError
+			switch r.Outcome {
+			case execute.Pass:
+				code = partPass
+			case execute.Fail:
+				code = partFail
+			}
+			p.pf[c][t] = code
+			p.out[c][t] = code
+			if code == partFail && r.HasValue && p.call(t) {
+				id, ok := values[t][r.Value]
+				if !ok {
+					id = partValue + int32(len(values[t]))
+					values[t][r.Value] = id
+				}
+				p.out[c][t] = id
+			}
+			fmt.Fprintf(&key, "%d", r.Outcome)
+			if r.HasValue {
+				fmt.Fprintf(&key, ":%q", r.Value)
+			}
+			key.WriteByte('|')
+		}
+		id, ok := classes[key.String()]
+		if !ok {
+			id = len(classes)
+			classes[key.String()] = id
+		}
+		p.class[c] = id
+	}
+	p.nclass = len(classes)
+	return p, nil
+}
+
+// Candidates returns the number of candidates.
+func (p *Pool) Candidates() int { return len(p.in.Results) }
+
+// Tests returns the number of tests.
+func (p *Pool) Tests() int {
+	if len(p.in.Results) == 0 {
+		return len(p.in.Calls)
+	}
+	return len(p.in.Results[0])
+}
+
+// Result returns the result of test t on candidate c.
+func (p *Pool) Result(c, t int) execute.Result { return p.in.Results[c][t] }
+
+// Count returns candidate c's multiplicity.
+func (p *Pool) Count(c int) int {
+	if p.in.Counts == nil {
+		return 1
+	}
+	return p.in.Counts[c]
+}
+
+// First returns the index of candidate c's first raw sample.
+func (p *Pool) First(c int) int {
+	if p.in.First == nil {
+		return c
+	}
+	return p.in.First[c]
+}
+
+// Prior returns candidate c's prior score, 0 without a prior.
+func (p *Pool) Prior(c int) float64 {
+	if p.in.Prior == nil {
+		return 0
+	}
+	return p.in.Prior[c]
+}
+
+// HasPrior reports whether the pool has prior scores.
+func (p *Pool) HasPrior() bool { return p.in.Prior != nil }
+
+// Correct reports whether candidate c passes the hidden tests and whether
+// that is known.
+func (p *Pool) Correct(c int) (correct, known bool) {
+	if p.in.Correct == nil {
+		return false, false
+	}
+	return p.in.Correct[c], true
+}
+
+// Class returns candidate c's behaviour class: candidates with the same
+// outcome and the same returned value (when there is one) on every test share
+// a class.
+func (p *Pool) Class(c int) int { return p.class[c] }
+
+// call reports whether test t is a CALL == EXPECTED test.
+func (p *Pool) call(t int) bool { return p.in.Calls != nil && p.in.Calls[t] }
+
+// Call reports whether test t has the form `assert CALL == EXPECTED`.
+func (p *Pool) Call(t int) bool { return p.call(t) }
+
+// Passes reports whether candidate c passes test t.
+func (p *Pool) Passes(c, t int) bool { return p.pf[c][t] == partPass }
+
+// part returns candidate c's part under test t in mode: which answer the user
+// would give if c were the intended function. In PassFail mode, and for tests
+// that are not calls, it is pass, fail or error; in Output mode a failing
+// call is told apart by the value it returned.
+func (p *Pool) part(mode Mode, c, t int) int32 {
+	if mode == Output {
+		return p.out[c][t]
+	}
+	return p.pf[c][t]
+}
+
+// Mass returns the total multiplicity of the candidates in set.
+func (p *Pool) Mass(set []int) int {
+	m := 0
+	for _, c := range set {
+		m += p.Count(c)
+	}
+	return m
+}
+
+// NumClasses returns the number of behaviour classes among set.
+func (p *Pool) NumClasses(set []int) int {
+	seen := map[int]bool{}
+	for _, c := range set {
+		seen[p.class[c]] = true
+	}
+	return len(seen)
+}

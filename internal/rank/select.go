@@ -1,0 +1,205 @@
+package rank
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Query is the state a selector chooses the next question in.
+type Query struct {
+	// Pool holds the candidates and the results of the tests.
+	Pool *Pool
+	// Mode is the kind of answer the user gives.
+	Mode Mode
+	// Alive lists the remaining (not pruned) candidates.
+	Alive []int
+	// Unasked lists the tests not asked yet.
+	Unasked []int
+	// Step is the number of questions answered so far.
+	Step int
+	// Seed seeds the random selector.
+	Seed uint64
+}
+
+// Selector scores candidate questions. Implementations are stateless and safe
+// for concurrent use.
+type Selector interface {
+	// Name returns the strategy's name, as ParseSelector accepts it.
+	Name() string
+	// Score returns the score of asking the test whose split is s; the
+	// highest is asked first.
+	Score(q Query, s *Split) float64
+}
+
+// Scored is a test with its selection score.
+type Scored struct {
+	Test  int     `json:"test"`
+	Score float64 `json:"score"`
+}
+
+// Scores returns the unasked tests that split the remaining candidates, best
+// first: by score descending, then by test index ascending. Tests that do not
+// split are left out: they are never asked.
+func Scores(sel Selector, q Query) []Scored {
+	var out []Scored
+	for _, t := range q.Unasked {
+		s := q.Pool.NewSplit(q.Mode, q.Alive, t)
+		if !s.Splits() {
+			continue
+		}
+		out = append(out, Scored{Test: t, Score: sel.Score(q, s)})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Test < out[j].Test
+	})
+	return out
+}
+
+// Select returns the best test to ask next, or ok false when no unasked test
+// splits the remaining candidates.
+func Select(sel Selector, q Query) (test int, ok bool) {
+	s := Scores(sel, q)
+	if len(s) == 0 {
+		return -1, false
+	}
+	return s[0].Test, true
+}
+
+// Selectors lists the names ParseSelector accepts.
+func Selectors() []string { return []string{"discr", "random", "infogain", "ideal"} }
+
+// ParseSelector returns the selector with the given name.
+func ParseSelector(name string) (Selector, error) {
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "discr":
+		return Discr{}, nil
+	case "random":
+		return Random{}, nil
+	case "infogain":
+		return InfoGain{}, nil
+	case "ideal":
+		return Ideal{}, nil
+	}
+	return nil, fmt.Errorf("unknown test selection strategy %q (want one of %s)", name, strings.Join(Selectors(), ", "))
+}
+
+// Discr is the paper's discriminative score: with G+ and G− the remaining
+// candidates that pass and fail the test (errors, timeouts and crashes in
+// neither), s(t) = min(|G+|,|G−|) / max(|G+|,|G−|), 0 when both are empty.
+// |G±| count distinct candidates, not samples, as the paper counts code
+// suggestions.
+type Discr struct{}
+
+// Name returns "discr".
+func (Discr) Name() string { return "discr" }
+
+// Score returns s(t).
+func (Discr) Score(_ Query, s *Split) float64 {
+	pass, fail := s.Counts()
+	hi, lo := max(pass, fail), min(pass, fail)
+	if hi == 0 {
+		return 0
+	}
+	return float64(lo) / float64(hi)
+}
+
+// Random asks a uniformly random splitting test; the choice depends only on
+// the seed, the step and the test, so it is reproducible and needs no state.
+type Random struct{}
+
+// Name returns "random".
+func (Random) Name() string { return "random" }
+
+// Score returns a pseudo-random number in [0, 1) drawn from (seed, step, test).
+func (Random) Score(q Query, s *Split) float64 {
+	h := splitmix(q.Seed ^ splitmix(uint64(q.Step)<<32|uint64(uint32(s.test))))
+	return float64(h>>11) / (1 << 53)
+}
+
+// splitmix is the SplitMix64 finaliser, a good 64-bit mixing function.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// InfoGain is the expected reduction of the entropy of the remaining
+// candidates' behaviour classes, weighted by multiplicity:
+//
+//	gain(t) = H(S) − Σ_a P(a)·H(S_a)
+//
+// where H(X) is the entropy (bits) of the classes of X with each class
+// weighted by the samples in it, a ranges over the parts of the split that the
+// answer actually induces in the mode (pass, fail, each returned value,
+// undefined), P(a) is the multiplicity-weighted mass of part a over the mass
+// of S (the chance that the intended function behaves like part a), and S_a is
+// what answer a keeps: the passing candidates for pass, the others for fail,
+// the part itself for a value, and all of S for undefined, so the chance of an
+// undefined answer (the mass of the candidates that raise, time out or crash
+// on the input) gains nothing.
+type InfoGain struct{}
+
+// Name returns "infogain".
+func (InfoGain) Name() string { return "infogain" }
+
+// Score returns gain(t) in bits.
+func (InfoGain) Score(q Query, s *Split) float64 {
+	p := q.Pool
+	total := float64(p.Mass(s.alive))
+	if total == 0 {
+		return 0
+	}
+	h := p.entropy(s.alive)
+	after := 0.0
+	for i, k := range s.codes {
+		w := float64(p.Mass(s.parts[i])) / total
+		if k == partError {
+			after += w * h
+			continue
+		}
+		after += w * p.entropy(s.kept(i))
+	}
+	return math.Max(0, h-after)
+}
+
+// Ideal cheats: it knows which candidates pass the hidden tests and asks the
+// test whose most favourable answer keeps the most correct mass and, among
+// those, removes the most incorrect mass. It is an upper reference for
+// evaluation only; it needs PoolInput.Correct.
+type Ideal struct{}
+
+// Name returns "ideal".
+func (Ideal) Name() string { return "ideal" }
+
+// Score returns kept correct mass × (|S| mass + 1) + removed incorrect mass,
+// for the answer part that maximises it.
+func (Ideal) Score(q Query, s *Split) float64 {
+	p := q.Pool
+	correctMass := func(set []int) (good, bad int) {
+		for _, c := range set {
+			if ok, _ := p.Correct(c); ok {
+				good += p.Count(c)
+			} else {
+				bad += p.Count(c)
+			}
+		}
+		return good, bad
+	}
+	_, badAll := correctMass(s.alive)
+	scale := float64(p.Mass(s.alive) + 1)
+	best := 0.0
+	for i, k := range s.codes {
+		if k == partError {
+			continue
+		}
+		good, bad := correctMass(s.kept(i))
+		best = math.Max(best, float64(good)*scale+float64(badAll-bad))
+	}
+	return best
+}
