@@ -1,0 +1,90 @@
+package dataset
+
+import (
+	"path/filepath"
+)
+
+// Spec describes a known benchmark file: where it lives in the data directory,
+// where it is published, and the checksum the published file has.
+type Spec struct {
+	// Name is what users type: "humaneval", "mbpp", ...
+	Name string
+	// File is the file's path inside the data directory, slash-separated.
+	File string
+	// URL is the canonical public address of the file.
+	URL string
+	// SHA256 is the hex SHA-256 of the published file.
+	SHA256 string
+	// Rows is the number of problems the file holds.
+	Rows int
+	// About says in a few words what the dataset is.
+	About string
+}
+
+// Path returns the spec's file under dataDir.
+func (s Spec) Path(dataDir string) string {
+	return filepath.Join(dataDir, filepath.FromSlash(s.File))
+}
+
+// Known returns the specs of the datasets ticoder knows by name, in a fixed
+// order. The caller may modify the returned slice.
+//
+// The HumanEval-noexamples file is microsoft/CodeT's
+// hmeval_for_code_generation.jsonl (HumanEval with the docstring examples
+// removed, the TiCoder paper's setting), pinned to the commit that added it.
+func Known() []Spec {
+	return []Spec{
+		{
+			Name:   "humaneval",
+			File:   "humaneval/HumanEval.jsonl.gz",
+			URL:    "https://raw.githubusercontent.com/openai/human-eval/master/data/HumanEval.jsonl.gz",
+			SHA256: "b796127e635a67f93fb35c04f4cb03cf06f38c8072ee7cee8833d7bee06979ef",
+			Rows:   164,
+			About:  "HumanEval (OpenAI), prompts with docstring examples",
+		},
+		{
+			Name:   "humaneval-noexamples",
+			File:   "humaneval/HumanEval-noexamples.jsonl",
+			URL:    "https://raw.githubusercontent.com/microsoft/CodeT/61edff88a9823849b72d58c2a9eaac673c1056b5/CodeT/data/dataset/hmeval_for_code_generation.jsonl",
+			SHA256: "882c3d56432b2b5b9e568398d7ebdf54f2c84fdb05fef3b833a3d935ad71861c",
+			Rows:   164,
+			About:  "HumanEval without docstring examples (microsoft/CodeT; the TiCoder paper's setting)",
+		},
+		{
+			Name:   "mbpp",
+			File:   "mbpp/mbpp.jsonl",
+			URL:    "https://raw.githubusercontent.com/google-research/google-research/master/mbpp/mbpp.jsonl",
+			SHA256: "0b7004a79cd62d9ec7ecdd5a6e5f0ef1210ff00b286df3c5d5b57bf38c58e19a",
+			Rows:   974,
+			About:  "MBPP full (Google)",
+		},
+		{
+			Name:   "mbpp-sanitized",
+			File:   "mbpp/sanitized-mbpp.json",
+			URL:    "https://raw.githubusercontent.com/google-research/google-research/master/mbpp/sanitized-mbpp.json",
+			SHA256: "ca95deaa9a01ef0a6f439f88bcf0dd3db3563d22f22aad6cae04ebb9a8d8c8e9",
+			Rows:   427,
+			About:  "MBPP sanitized (Google; the TiCoder paper's MBPP)",
+		},
+	}
+}
+
+// Lookup returns the spec of the known dataset called name.
+func Lookup(name string) (Spec, bool) {
+	for _, s := range Known() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// Names returns the names of the known datasets.
+func Names() []string {
+	specs := Known()
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
+}
