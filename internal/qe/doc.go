@@ -1,0 +1,57 @@
+// Package qe estimates the functional correctness of generated code without
+// tests ("code quality estimation"), after the in-context-learning estimator
+// of the paper in ../shared/seeds/icl-quality-estimation-paper.txt, and
+// evaluates estimators with the paper's nDCG measures.
+//
+// # Definitions
+//
+// A Task is a problem with labelled solutions; a Pool is a set of tasks that
+// serve as the labelled examples (the paper's MBPP training set). Two tasks are
+// the same problem when their ProblemKey (dataset + task id, normalised) is
+// equal; retrieval never returns an example of the query's own problem.
+//
+// Similarity of a (problem P, solution S) pair to a labelled pair (P', S') is
+//
+//	σ = α·cos(e_P, e_P') + (1−α)·cos(e_S, e_S')
+//
+// with α = 1, 0.5, 0 the paper's FS-P, FS-PS and FS-S variants. Retrieval
+// takes the k most similar correct and the k most similar incorrect pairs.
+//
+// nDCG uses binary relevance (1 = passes the hidden tests) and matches
+// scikit-learn's ndcg_score, including its averaging over tied scores.
+// Global nDCG ranks all pairs of a test set together; local nDCG ranks the
+// solutions of one problem and is averaged over problems. Problems whose
+// solutions are all correct or all wrong make local nDCG trivially 1 or 0, so
+// the evaluation also reports local nDCG over the mixed problems only and the
+// score of a constant estimator (every score tied) as the floor to beat.
+//
+// # Estimators and their cost
+//
+// Every estimator implements Estimator: Score(ctx, problem, candidates)
+// returns one score per candidate, higher meaning more likely correct.
+//
+//   - icl: the paper's judge. An LLM is shown an instruction, the k correct
+//     and k incorrect retrieved examples and the target pair, and the score is
+//     P(yes)/(P(yes)+P(no)) read from the first generated token's top
+//     log-probabilities. Cost: one LLM call per candidate with a prompt of
+//     2k+1 problem/solution pairs (thousands of tokens), plus embedding the
+//     target with the chosen embedder.
+//   - zs: icl with k = 0 (the instruction and the target only). Cost: one
+//     short LLM call per candidate.
+//   - knn: no LLM. The similarity-weighted vote of the retrieved labels.
+//     Cost: embedding the target and one similarity per pool pair (about
+//     10,000 sparse dot products for the MBPP pool); milliseconds.
+//   - els: mean embedding cosine of a solution to the other solutions of its
+//     problem (no pool, no LLM). Cost: n² similarities per problem.
+//   - tls: token-level similarity to the other solutions, BERTScore-like F1
+//     (for the lexical embedder: weighted token-overlap F1; for the api
+//     embedder: greedy matching of line vectors). Cost: n² token alignments.
+//   - agree: no LLM, execution. The candidates are run in the sandbox on the
+//     example calls in the problem's own docstring and on inputs harvested
+//     from them; the score combines the docstring-example pass rate with the
+//     agreement of a candidate's behaviour with the other candidates'
+//     (CodeT-like). Cost: one sandboxed run of n candidates on a handful of
+//     calls per problem (tens to hundreds of milliseconds).
+//
+// Estimators are safe for concurrent use once built.
+package qe

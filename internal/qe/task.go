@@ -1,0 +1,162 @@
+package qe
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ticoder/ticoder/internal/dataset"
+)
+
+// Problem is what an estimator knows of a task: its text and identity.
+type Problem struct {
+	// Dataset names the benchmark, lower case (e.g. "humaneval", "mbpp").
+	Dataset string `json:"dataset"`
+	// TaskID is the dataset's task id (e.g. "HumanEval/0", "MBPP/2").
+	TaskID string `json:"task_id"`
+	// Prompt is the problem as the generator saw it: natural language,
+	// signature, docstring (with its examples, where the dataset has them).
+	Prompt string `json:"prompt"`
+	// EntryPoint is the name of the function under test; empty means "the
+	// last function defined in Prompt".
+	EntryPoint string `json:"entry_point,omitempty"`
+}
+
+// Key returns the problem's identity for the never-the-same-problem rule.
+func (p Problem) Key() ProblemKey { return MakeProblemKey(p.Dataset, p.TaskID) }
+
+// Entry returns the entry point: EntryPoint if set, else the name of the last
+// top-level function defined in Prompt, else "".
+func (p Problem) Entry() string {
+	if p.EntryPoint != "" {
+		return p.EntryPoint
+	}
+	return lastDef(p.Prompt)
+}
+
+var defRE = regexp.MustCompile(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+
+// lastDef returns the name of the last top-level def in src, or "".
+func lastDef(src string) string {
+	m := defRE.FindAllStringSubmatch(src, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// ProblemKey identifies a problem across files: the lower-case dataset name
+// and the task id's number (or the whole id when it has none), so that
+// "HumanEval/3", "humaneval/3" and "3" in the humaneval dataset are one key.
+type ProblemKey struct {
+	Dataset string
+	ID      string
+}
+
+// String formats the key as dataset/id.
+func (k ProblemKey) String() string { return k.Dataset + "/" + k.ID }
+
+// MakeProblemKey normalises a dataset name and task id into a key.
+func MakeProblemKey(datasetName, taskID string) ProblemKey {
+	id := strings.TrimSpace(taskID)
+	if i := strings.LastIndexByte(id, '/'); i >= 0 {
+		id = id[i+1:]
+	}
+	return ProblemKey{Dataset: strings.ToLower(strings.TrimSpace(datasetName)), ID: id}
+}
+
+// FromDataset converts a benchmark problem into the estimator's view.
+func FromDataset(p dataset.Problem) Problem {
+	return Problem{Dataset: p.Dataset, TaskID: p.ID, Prompt: p.Prompt, EntryPoint: p.EntryPoint}
+}
+
+// Solution is one labelled program of a task.
+type Solution struct {
+	// Code is the program (for the CQE data, a complete function definition).
+	Code string `json:"code"`
+	// Correct reports whether it passes the task's hidden tests.
+	Correct bool `json:"correct"`
+}
+
+// Task is a problem with its labelled solutions.
+type Task struct {
+	Problem
+	// Reference is the dataset's reference solution, if known; estimators do
+	// not see it.
+	Reference string     `json:"reference,omitempty"`
+	Solutions []Solution `json:"solutions"`
+}
+
+// Mixed reports whether the task has both correct and incorrect solutions.
+func (t Task) Mixed() bool {
+	var pos, neg bool
+	for _, s := range t.Solutions {
+		pos = pos || s.Correct
+		neg = neg || !s.Correct
+	}
+	return pos && neg
+}
+
+// Labels returns the solutions' labels as 0/1 relevance values.
+func (t Task) Labels() []float64 {
+	out := make([]float64, len(t.Solutions))
+	for i, s := range t.Solutions {
+		if s.Correct {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// Codes returns the solutions' programs.
+func (t Task) Codes() []string {
+	out := make([]string, len(t.Solutions))
+	for i, s := range t.Solutions {
+		out[i] = s.Code
+	}
+	return out
+}
+
+// Pool is a named set of labelled tasks. A zero Pool is empty.
+type Pool struct {
+	Name  string `json:"name"`
+	Tasks []Task `json:"tasks"`
+}
+
+// Size returns the number of labelled solutions in the pool.
+func (p *Pool) Size() int {
+	n := 0
+	for _, t := range p.Tasks {
+		n += len(t.Solutions)
+	}
+	return n
+}
+
+// Positives returns the number of correct solutions in the pool.
+func (p *Pool) Positives() int {
+	n := 0
+	for _, t := range p.Tasks {
+		for _, s := range t.Solutions {
+			if s.Correct {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Validate checks that every task has an id and that no problem appears twice.
+func (p *Pool) Validate() error {
+	seen := make(map[ProblemKey]bool, len(p.Tasks))
+	for i, t := range p.Tasks {
+		if t.TaskID == "" {
+			return fmt.Errorf("pool %s: task %d has no task id", p.Name, i)
+		}
+		k := t.Key()
+		if seen[k] {
+			return fmt.Errorf("pool %s: problem %s appears twice", p.Name, k)
+		}
+		seen[k] = true
+	}
+	return nil
+}
