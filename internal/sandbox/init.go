@@ -1,8 +1,110 @@
 package sandbox
 
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// sandboxID is the host uid and gid that root inside the sandbox maps to when
+// ticoder runs as root: an id no host file belongs to, so host files are
+// "nobody's" inside and no rlimit is shared with real users.
+const sandboxID = 1_600_000
+
 // Main turns this process into a sandbox init when it was started as one, and
 // returns immediately otherwise. It must be the first call in main (and in
 // TestMain of packages whose tests start sandboxes).
 func Main() {
-	// Implemented in the sandbox work; see doc.go.
+	if len(os.Args) == 0 || os.Args[0] != initArg0 {
+		return
+	}
+	if err := runInit(); err != nil {
+		fmt.Fprintf(os.Stderr, "ticoder sandbox: %v\n", err)
+		os.Exit(127)
+	}
+	os.Exit(127) // not reached: runInit execs Python
+}
+
+func namespaceAttrs() *syscall.SysProcAttr {
+	hostUID, hostGID := os.Getuid(), os.Getgid()
+	if hostUID == 0 {
+		hostUID, hostGID = sandboxID, sandboxID
+	}
+	return &syscall.SysProcAttr{
+		Cloneflags: unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID |
+			unix.CLONE_NEWNET | unix.CLONE_NEWIPC | unix.CLONE_NEWUTS | unix.CLONE_NEWCGROUP,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: hostUID, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: 0, HostID: hostGID, Size: 1}},
+		Credential:  &syscall.Credential{Uid: 0, Gid: 0},
+		Pdeathsig:   syscall.SIGKILL,
+	}
+}
+
+// runInit runs inside the new namespaces as their PID 1. It builds the
+// sandbox's file system, locks the process down and replaces itself with
+// Python, which inherits every restriction.
+func runInit() error {
+	// Landlock, seccomp, capabilities and no_new_privs are per thread and
+	// survive execve only on the thread that calls it.
+	runtime.LockOSThread()
+	var cfg Config
+	if err := json.Unmarshal([]byte(os.Getenv(configEnv)), &cfg); err != nil {
+		return fmt.Errorf("decode config: %w", err)
+	}
+	cfg = cfg.withDefaults()
+	if err := buildRoot(cfg); err != nil {
+		return fmt.Errorf("build file system: %w", err)
+	}
+	if err := unix.Sethostname([]byte("sandbox")); err != nil {
+		return fmt.Errorf("set hostname: %w", err)
+	}
+	nofile := unix.Rlimit{Cur: cfg.OpenFiles, Max: cfg.OpenFiles}
+	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
+		return fmt.Errorf("limit open files: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("set no_new_privs: %w", err)
+	}
+	if err := restrictLandlock(); err != nil {
+		return fmt.Errorf("landlock: %w", err)
+	}
+	if err := dropCapabilities(); err != nil {
+		return fmt.Errorf("drop capabilities: %w", err)
+	}
+	if err := loadSeccomp(); err != nil {
+		return fmt.Errorf("seccomp: %w", err)
+	}
+	argv := append([]string{cfg.Python}, cfg.Args...)
+	if err := unix.Exec(cfg.Python, argv, scrubbedEnv); err != nil {
+		return fmt.Errorf("exec %s: %w", cfg.Python, err)
+	}
+	return nil
+}
+
+// dropCapabilities empties the bounding, ambient, inheritable, permitted and
+// effective sets, so that root inside the sandbox has no capability even in
+// its own user namespace, and execve cannot give any back.
+func dropCapabilities() error {
+	last := 63
+	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		fmt.Sscanf(string(b), "%d", &last)
+	}
+	for c := 0; c <= last; c++ {
+		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
+			return fmt.Errorf("drop capability %d from bounding set: %w", c, err)
+		}
+	}
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && err != unix.EINVAL {
+		return fmt.Errorf("clear ambient capabilities: %w", err)
+	}
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capset(&hdr, &data[0]); err != nil {
+		return fmt.Errorf("capset: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,125 @@
+package execute
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Cache stores execution results in SQLite, keyed by content: the hash of
+// the program, the hash of the test and the test's time limit. A result
+// found there is never computed again, across runs and processes. Crashes
+// caused by a dying worker are not stored. A Cache is safe for concurrent
+// use.
+type Cache struct {
+	db *sql.DB
+}
+
+// NewCache creates the cache's table in db if needed.
+func NewCache(ctx context.Context, db *sql.DB) (*Cache, error) {
+	const schema = `CREATE TABLE IF NOT EXISTS exec_results (
+		program BLOB NOT NULL,
+		test BLOB NOT NULL,
+		timeout_ms INTEGER NOT NULL,
+		result TEXT NOT NULL,
+		PRIMARY KEY (program, test, timeout_ms)
+	) WITHOUT ROWID`
+	if _, err := db.ExecContext(ctx, schema); err != nil {
+		return nil, fmt.Errorf("create execution cache: %w", err)
+	}
+	return &Cache{db: db}, nil
+}
+
+// cacheKeys holds the hashes of one Run's programs and tests.
+type cacheKeys struct {
+	programs [][]byte
+	tests    [][]byte
+	ms       []int64
+	byKey    map[string]int // test hash + ms -> test index (first one)
+}
+
+func newCacheKeys(programs []string, tests []Test, timeouts []float64) *cacheKeys {
+	k := &cacheKeys{byKey: map[string]int{}}
+	for _, p := range programs {
+		h := hashOf(p)
+		k.programs = append(k.programs, h[:16])
+	}
+	for j, t := range tests {
+		h := hashOf(t.Setup, t.Code, t.Input, t.Expected)
+		ms := int64(timeouts[j]*1000 + 0.5)
+		k.tests = append(k.tests, h[:16])
+		k.ms = append(k.ms, ms)
+		id := fmt.Sprintf("%x/%d", h[:16], ms)
+		if _, ok := k.byKey[id]; !ok {
+			k.byKey[id] = j
+		}
+	}
+	return k
+}
+
+// lookup returns the cached results of distinct program d, by test index.
+func (c *Cache) lookup(ctx context.Context, k *cacheKeys, d int) (map[int]Result, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT test, timeout_ms, result FROM exec_results WHERE program = ?`, k.programs[d])
+	if err != nil {
+		return nil, fmt.Errorf("read execution cache: %w", err)
+	}
+	defer rows.Close()
+	found := map[string]Result{}
+	for rows.Next() {
+		var (
+			test []byte
+			ms   int64
+			js   string
+		)
+		if err := rows.Scan(&test, &ms, &js); err != nil {
+			return nil, fmt.Errorf("read execution cache: %w", err)
+		}
+		var r Result
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			continue // an unreadable entry is simply recomputed
+		}
+		found[fmt.Sprintf("%x/%d", test, ms)] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read execution cache: %w", err)
+	}
+	out := make(map[int]Result, len(found))
+	for j := range k.tests {
+		if r, ok := found[fmt.Sprintf("%x/%d", k.tests[j], k.ms[j])]; ok {
+			out[j] = r
+		}
+	}
+	return out, nil
+}
+
+// store saves fresh results of distinct program d in one transaction.
+func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Result) error {
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write execution cache: %w", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO exec_results (program, test, timeout_ms, result) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		return fmt.Errorf("write execution cache: %w", err)
+	}
+	defer stmt.Close()
+	for j, r := range fresh {
+		if r.Outcome == Crash && strings.HasPrefix(r.Exception, "sandbox worker") {
+			continue
+		}
+		js, err := json.Marshal(r)
+		if err != nil {
+			return fmt.Errorf("write execution cache: %w", err)
+		}
+		if _, err := stmt.ExecContext(ctx, k.programs[d], k.tests[j], k.ms[j], string(js)); err != nil {
+			return fmt.Errorf("write execution cache: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write execution cache: %w", err)
+	}
+	return nil
+}

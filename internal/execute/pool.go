@@ -1,0 +1,197 @@
+package execute
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/sandbox"
+)
+
+// Limits are the resource limits of one candidate's process.
+type Limits struct {
+	// Memory is the address-space limit in bytes (default 1 GiB).
+	Memory int64 `json:"memory"`
+	// FileSize is the largest file it may write, in bytes (default 16 MiB).
+	FileSize int64 `json:"fsize"`
+	// OpenFiles is its file-descriptor limit (default 128).
+	OpenFiles int64 `json:"nofile"`
+	// Processes limits processes and threads inside the sandbox (default 32;
+	// not applied without a sandbox, where it would count the host user's).
+	Processes int64 `json:"nproc,omitempty"`
+}
+
+// Options configure a Pool.
+type Options struct {
+	// Workers is the number of sandboxed Python workers (default: one per CPU).
+	Workers int
+	// Sandbox configures the workers' isolation.
+	Sandbox sandbox.Config
+	// Limits apply to each candidate's process.
+	Limits Limits
+	// Cache, if not nil, stores every result so nothing runs twice.
+	Cache *Cache
+}
+
+// Pool runs programs and tests on a set of long-lived sandboxed Python
+// workers. Workers start lazily and are restarted when they die. A Pool is
+// safe for concurrent use; Close it when done.
+type Pool struct {
+	opts  Options
+	slots chan *worker // one entry per worker; nil means "not started"
+	once  sync.Once
+}
+
+var _ Runner = (*Pool)(nil)
+
+// NewPool checks that the sandbox works and returns a pool. It fails with a
+// message that says what to do when isolation is unavailable.
+func NewPool(ctx context.Context, opts Options) (*Pool, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.Limits.Memory == 0 {
+		opts.Limits.Memory = 1 << 30
+	}
+	if opts.Limits.FileSize == 0 {
+		opts.Limits.FileSize = 16 << 20
+	}
+	if opts.Limits.OpenFiles == 0 {
+		opts.Limits.OpenFiles = 128
+	}
+	if opts.Limits.Processes == 0 && !opts.Sandbox.Unsafe {
+		opts.Limits.Processes = 32
+	}
+	if opts.Sandbox.Unsafe {
+		opts.Limits.Processes = 0
+	} else if err := sandbox.Available(); err != nil {
+		return nil, err
+	}
+	p := &Pool{opts: opts, slots: make(chan *worker, opts.Workers)}
+	for i := 0; i < opts.Workers; i++ {
+		p.slots <- nil
+	}
+	return p, nil
+}
+
+// Workers returns the number of workers.
+func (p *Pool) Workers() int { return p.opts.Workers }
+
+// Close stops every worker. Calls in progress finish first.
+func (p *Pool) Close() error {
+	p.once.Do(func() {
+		for i := 0; i < p.opts.Workers; i++ {
+			if w := <-p.slots; w != nil {
+				w.kill()
+			}
+		}
+	})
+	return nil
+}
+
+// acquire takes a worker slot, starting the worker if needed.
+func (p *Pool) acquire(ctx context.Context) (*worker, error) {
+	var w *worker
+	select {
+	case w = <-p.slots:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if w != nil {
+		select {
+		case <-w.done:
+			w.kill()
+			w = nil
+		default:
+		}
+	}
+	if w == nil {
+		var err error
+		if w, err = startWorker(p.opts.Sandbox); err != nil {
+			p.slots <- nil
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// release returns a worker slot; a broken worker is killed and replaced
+// lazily.
+func (p *Pool) release(w *worker, broken bool) {
+	if broken {
+		w.kill()
+		w = nil
+	}
+	p.slots <- w
+}
+
+// Call runs function(arg) from source in a sandboxed child (not in the
+// worker itself) and decodes its JSON return value into result. The child
+// gets the pool's limits and a 60 s wall-clock limit.
+func (p *Pool) Call(ctx context.Context, source, function string, arg, result any) error {
+	const limit = 60 * time.Second
+	w, err := p.acquire(ctx)
+	if err != nil {
+		return err
+	}
+	req := map[string]any{
+		"op": "call", "source": source, "function": function, "arg": arg,
+		"timeout": limit.Seconds(), "limits": p.opts.Limits,
+	}
+	if err := w.send(req); err != nil {
+		p.release(w, true)
+		return err
+	}
+	var reply struct {
+		Type   string          `json:"type"`
+		OK     bool            `json:"ok"`
+		Result json.RawMessage `json:"result"`
+		Error  string          `json:"error"`
+	}
+	err = w.recvCtx(ctx, time.Now().Add(limit+10*time.Second), &reply)
+	p.release(w, err != nil)
+	if err != nil {
+		return fmt.Errorf("python %s: %w", function, err)
+	}
+	if !reply.OK {
+		return fmt.Errorf("python %s: %s", function, reply.Error)
+	}
+	if result == nil {
+		return nil
+	}
+	if err := json.Unmarshal(reply.Result, result); err != nil {
+		return fmt.Errorf("python %s: decode result: %w", function, err)
+	}
+	return nil
+}
+
+// recvCtx is recv that also gives up when ctx is done (the worker is then
+// killed by the caller's release).
+func (w *worker) recvCtx(ctx context.Context, deadline time.Time, v any) error {
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	stop := context.AfterFunc(ctx, func() { _ = w.resp.SetReadDeadline(time.Now()) })
+	defer stop()
+	err := w.recv(deadline, v)
+	if err != nil && ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
+}
+
+// hashOf returns a content hash used as a cache key.
+func hashOf(parts ...string) [sha256.Size]byte {
+	h := sha256.New()
+	for _, s := range parts {
+		fmt.Fprintf(h, "%d:", len(s))
+		h.Write([]byte(s))
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}

@@ -1,0 +1,135 @@
+package execute
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/store"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}
+
+// newTestPool returns a sandboxed pool of two workers, closed at cleanup.
+func newTestPool(t *testing.T, opts Options) *Pool {
+	t.Helper()
+	if opts.Workers == 0 {
+		opts.Workers = 2
+	}
+	p, err := NewPool(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("NewPool: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// outcomes returns the outcome names of a matrix row.
+func outcomes(row []Result) []string {
+	out := make([]string, len(row))
+	for i, r := range row {
+		out[i] = r.Outcome.String()
+		if r.Exception != "" {
+			out[i] += ":" + r.Exception
+		}
+	}
+	return out
+}
+
+func TestRunMatrix(t *testing.T) {
+	p := newTestPool(t, Options{})
+	progs := []string{
+		"def f(x):\n    return x + 1\n",
+		"def f(x):\n    return x * 2\n",
+		"def f(x):\n    return 1 // (x - 1)\n",
+		"def f(x):\n    return x + 1\n", // duplicate of the first
+		"def f(x) return\n",             // does not parse
+	}
+	tests := []Test{
+		{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"},
+		{Code: "assert f(2) == 3", Input: "f(2)", Expected: "3"},
+		{Code: "assert f(3) > 0"},
+		{Setup: "y = 4", Code: "assert f(y) == 5", Input: "f(y)", Expected: "5"},
+	}
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		{"pass", "pass", "pass", "pass"},
+		{"pass", "fail", "pass", "fail"},
+		{"error:ZeroDivisionError", "fail", "fail", "fail"},
+		{"pass", "pass", "pass", "pass"},
+		{"error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError"},
+	}
+	var got [][]string
+	for _, row := range m.Results {
+		got = append(got, outcomes(row))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if v := m.Results[1][1].Value; v != "4" || !m.Results[1][1].HasValue {
+		t.Errorf("value of f(2) on x*2 = %q (has %v), want \"4\"", v, m.Results[1][1].HasValue)
+	}
+}
+
+func TestCacheSkipsWork(t *testing.T) {
+	db, err := store.Open(t.TempDir() + "/c.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cache, err := NewCache(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPool(t, Options{Cache: cache})
+	// The program appends to a file in a directory the harness wipes after
+	// every child: a second execution would be visible only if it ran.
+	job := Job{
+		Programs: []string{"import random\ndef f():\n    return random.random()\n"},
+		Tests:    []Test{{Code: "assert f() < 2", Input: "f()", Expected: "2"}},
+		Timeout:  time.Second,
+	}
+	first, err := p.Run(context.Background(), job, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := p.Run(context.Background(), job, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// random.random() differs between executions; the same value proves the
+	// second result came from the cache.
+	if first.Results[0][0].Value != second.Results[0][0].Value {
+		t.Errorf("second run recomputed: %q vs %q", first.Results[0][0].Value, second.Results[0][0].Value)
+	}
+	var n int
+	if err := db.QueryRow(`SELECT count(*) FROM exec_results`).Scan(&n); err != nil || n != 1 {
+		t.Errorf("cache rows = %d (%v), want 1", n, err)
+	}
+}
+
+func TestCall(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	src := "def double(xs):\n    return [2 * x for x in xs]\ndef boom(_):\n    raise ValueError('no')\n"
+	var got []int
+	if err := p.Call(context.Background(), src, "double", []int{1, 2}, &got); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{2, 4}, got); diff != "" {
+		t.Errorf("double (-want +got):\n%s", diff)
+	}
+	err := p.Call(context.Background(), src, "boom", nil, nil)
+	if err == nil || err.Error() != "python boom: ValueError: no" {
+		t.Errorf("boom error = %v", err)
+	}
+}

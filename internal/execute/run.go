@@ -1,0 +1,290 @@
+package execute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// wireResult is one result as the harness reports it.
+type wireResult struct {
+	J        int     `json:"j"`
+	Outcome  string  `json:"o"`
+	Exc      string  `json:"e"`
+	Value    string  `json:"v"`
+	HasValue bool    `json:"hv"`
+	Seconds  float64 `json:"s"`
+}
+
+func (w *wireResult) result() Result {
+	if w == nil {
+		return Result{Outcome: Crash, Exception: "no result"}
+	}
+	o, err := ParseOutcome(w.Outcome)
+	if err != nil {
+		return Result{Outcome: Crash, Exception: "garbled result"}
+	}
+	return Result{Outcome: o, Exception: w.Exc, Value: w.Value, HasValue: w.HasValue, Seconds: w.Seconds}
+}
+
+// task is a slice of one job for one worker: some programs on some tests.
+type task struct {
+	programs []int // indexes into the job's distinct programs
+	tests    []int // indexes into job.Tests
+}
+
+// runState is the bookkeeping of one Run call.
+type runState struct {
+	job      Job
+	distinct []string  // distinct programs
+	users    [][]int   // users[d]: indexes in job.Programs of distinct program d
+	timeouts []float64 // seconds, per test
+	keys     *cacheKeys
+	matrix   *Matrix
+	each     func(int, []Result)
+	mu       sync.Mutex
+}
+
+// Run runs every test of job on every program and returns the matrix.
+// Identical programs run once; results found in the pool's cache are not run
+// again, and new ones are stored. each, if not nil, is called once for every
+// index of job.Programs as its row completes (from several goroutines).
+// A program that loops, crashes, exits, floods output or forks cannot keep
+// the others' results from being reported.
+func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
+	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
+		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
+	}
+	st := &runState{job: job, each: each, timeouts: make([]float64, len(job.Tests))}
+	for j := range job.Tests {
+		t := job.Timeout
+		if job.Timeouts != nil {
+			t = job.Timeouts[j]
+		}
+		if t <= 0 {
+			t = 3 * time.Second
+		}
+		st.timeouts[j] = t.Seconds()
+	}
+	index := map[string]int{}
+	for i, prog := range job.Programs {
+		d, ok := index[prog]
+		if !ok {
+			d = len(st.distinct)
+			index[prog] = d
+			st.distinct = append(st.distinct, prog)
+			st.users = append(st.users, nil)
+		}
+		st.users[d] = append(st.users[d], i)
+	}
+	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
+	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts)
+	rows := make([][]Result, len(st.distinct))
+	missing, err := p.fromCache(ctx, st, rows)
+	if err != nil {
+		return nil, err
+	}
+	tasks := p.plan(st, missing)
+	if err := p.runTasks(ctx, st, tasks, rows); err != nil {
+		return nil, err
+	}
+	return st.matrix, nil
+}
+
+// fromCache fills rows from the cache and returns, per distinct program, the
+// tests still to run.
+func (p *Pool) fromCache(ctx context.Context, st *runState, rows [][]Result) ([][]int, error) {
+	missing := make([][]int, len(st.distinct))
+	for d := range st.distinct {
+		rows[d] = make([]Result, len(st.job.Tests))
+		have := map[int]Result{}
+		if p.opts.Cache != nil {
+			var err error
+			if have, err = p.opts.Cache.lookup(ctx, st.keys, d); err != nil {
+				return nil, err
+			}
+		}
+		for j := range st.job.Tests {
+			if r, ok := have[j]; ok {
+				rows[d][j] = r
+			} else {
+				missing[d] = append(missing[d], j)
+			}
+		}
+		if len(missing[d]) == 0 {
+			st.finish(d, rows[d])
+		}
+	}
+	return missing, nil
+}
+
+// plan groups programs that miss the same tests and cuts the groups into
+// tasks small enough to keep every worker busy.
+func (p *Pool) plan(st *runState, missing [][]int) []task {
+	groups := map[string]*task{}
+	var order []string
+	for d, m := range missing {
+		if len(m) == 0 {
+			continue
+		}
+		k := fmt.Sprint(m)
+		g, ok := groups[k]
+		if !ok {
+			g = &task{tests: m}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.programs = append(g.programs, d)
+	}
+	var tasks []task
+	for _, k := range order {
+		g := groups[k]
+		size := len(g.programs) / (p.opts.Workers * 4)
+		if size < 1 {
+			size = 1
+		}
+		if size > 64 {
+			size = 64
+		}
+		for i := 0; i < len(g.programs); i += size {
+			end := min(i+size, len(g.programs))
+			tasks = append(tasks, task{programs: g.programs[i:end], tests: g.tests})
+		}
+	}
+	return tasks
+}
+
+func (p *Pool) runTasks(ctx context.Context, st *runState, tasks []task, rows [][]Result) error {
+	if len(tasks) == 0 {
+		return nil
+	}
+	queue := make(chan task, len(tasks))
+	for _, t := range tasks {
+		queue <- t
+	}
+	var pending sync.WaitGroup
+	pending.Add(len(tasks))
+	go func() { pending.Wait(); close(queue) }()
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	for i := 0; i < min(p.opts.Workers, len(tasks)); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range queue {
+				rest, err := p.runTask(ctx, st, t, rows)
+				if err != nil {
+					errOnce.Do(func() { firstErr = err; cancel() })
+					pending.Done()
+					continue
+				}
+				if len(rest.programs) > 0 {
+					pending.Add(1)
+					queue <- rest
+				}
+				pending.Done()
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+// runTask runs one task on one worker. If the worker dies, the program it
+// was running is reported as a crash and the programs after it are returned
+// to be run again on a fresh worker.
+func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Result) (task, error) {
+	if err := ctx.Err(); err != nil {
+		return task{}, err
+	}
+	w, err := p.acquire(ctx)
+	if err != nil {
+		return task{}, err
+	}
+	tests := make([]Test, len(t.tests))
+	timeouts := make([]float64, len(t.tests))
+	budget := 2.0
+	for i, j := range t.tests {
+		tests[i] = st.job.Tests[j]
+		timeouts[i] = st.timeouts[j]
+		budget += timeouts[i] + 0.05
+	}
+	progs := make([]map[string]any, len(t.programs))
+	for i, d := range t.programs {
+		progs[i] = map[string]any{"id": i, "code": st.distinct[d]}
+	}
+	req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": progs, "limits": p.opts.Limits}
+	if err := w.send(req); err != nil {
+		p.release(w, true)
+		return t, nil // retry everything on a fresh worker
+	}
+	for i := 0; i < len(t.programs); i++ {
+		var reply struct {
+			Type    string        `json:"type"`
+			Program int           `json:"program"`
+			Results []*wireResult `json:"results"`
+		}
+		err := w.recvCtx(ctx, time.Now().Add(time.Duration(budget*float64(time.Second))), &reply)
+		if err != nil || reply.Type != "result" || reply.Program != i || len(reply.Results) != len(t.tests) {
+			p.release(w, true)
+			if ctx.Err() != nil {
+				return task{}, ctx.Err()
+			}
+			why := "sandbox worker died"
+			if errors.Is(err, errWorkerDead) && err != nil {
+				why = "sandbox worker died: " + err.Error()
+			}
+			d := t.programs[i]
+			for _, j := range t.tests {
+				rows[d][j] = Result{Outcome: Crash, Exception: why}
+			}
+			st.finish(d, rows[d])
+			return task{programs: t.programs[i+1:], tests: t.tests}, nil
+		}
+		d := t.programs[i]
+		fresh := make(map[int]Result, len(t.tests))
+		for k, j := range t.tests {
+			r := reply.Results[k].result()
+			rows[d][j] = r
+			fresh[j] = r
+		}
+		if p.opts.Cache != nil {
+			if err := p.opts.Cache.store(ctx, st.keys, d, fresh); err != nil {
+				p.release(w, false)
+				return task{}, err
+			}
+		}
+		st.finish(d, rows[d])
+	}
+	var done struct {
+		Type string `json:"type"`
+	}
+	err = w.recvCtx(ctx, time.Now().Add(10*time.Second), &done)
+	p.release(w, err != nil || done.Type != "done")
+	return task{}, nil
+}
+
+// finish publishes the row of distinct program d to every index that has it.
+func (st *runState) finish(d int, row []Result) {
+	st.mu.Lock()
+	users := st.users[d]
+	for _, i := range users {
+		st.matrix.Results[i] = row
+	}
+	st.mu.Unlock()
+	if st.each != nil {
+		for _, i := range users {
+			st.each(i, row)
+		}
+	}
+}

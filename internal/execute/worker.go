@@ -1,0 +1,153 @@
+package execute
+
+import (
+	"bufio"
+	_ "embed"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/sandbox"
+)
+
+//go:embed harness.py
+var harnessSource string
+
+// errWorkerDead means the worker process is gone or stopped answering; the
+// request it was serving must be retried elsewhere or reported as a crash.
+var errWorkerDead = errors.New("sandbox worker died")
+
+// maxFrame bounds one reply from a worker.
+const maxFrame = 512 << 20
+
+// worker is one long-lived sandboxed Python process running harness.py. It
+// serves one request at a time; it is not safe for concurrent use.
+type worker struct {
+	cmd  *exec.Cmd
+	req  *os.File      // fd 3 inside: requests
+	resp *os.File      // fd 4 inside: replies
+	rd   *bufio.Reader // buffered resp
+	done chan struct{} // closed when the process has exited
+}
+
+func startWorker(cfg sandbox.Config) (*worker, error) {
+	cfg.Args = []string{"-I", "-c", harnessSource}
+	cmd, err := sandbox.Command(cfg)
+	if err != nil {
+		return nil, err
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	respR, respW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	cmd.ExtraFiles = []*os.File{reqR, respW}
+	stderr := &capWriter{max: 8 << 10}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		reqR.Close()
+		reqW.Close()
+		respR.Close()
+		respW.Close()
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
+	reqR.Close()
+	respW.Close()
+	w := &worker{cmd: cmd, req: reqW, resp: respR, rd: bufio.NewReaderSize(respR, 1<<16), done: make(chan struct{})}
+	go func() {
+		_ = cmd.Wait()
+		close(w.done)
+	}()
+	var hello struct {
+		Type string `json:"type"`
+	}
+	if err := w.recv(time.Now().Add(30*time.Second), &hello); err != nil || hello.Type != "ready" {
+		w.kill()
+		return nil, fmt.Errorf("start worker: python did not start (%v): %s", err, stderr.String())
+	}
+	return w, nil
+}
+
+// send writes one request frame.
+func (w *worker) send(v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode request: %w", err)
+	}
+	frame := make([]byte, 4+len(b))
+	binary.BigEndian.PutUint32(frame, uint32(len(b)))
+	copy(frame[4:], b)
+	if _, err := w.req.Write(frame); err != nil {
+		return fmt.Errorf("%w: %v", errWorkerDead, err)
+	}
+	return nil
+}
+
+// recv reads one reply frame into v, waiting until deadline at the latest.
+func (w *worker) recv(deadline time.Time, v any) error {
+	if err := w.resp.SetReadDeadline(deadline); err != nil {
+		return fmt.Errorf("%w: %v", errWorkerDead, err)
+	}
+	var hdr [4]byte
+	if _, err := io.ReadFull(w.rd, hdr[:]); err != nil {
+		return fmt.Errorf("%w: %v", errWorkerDead, err)
+	}
+	n := binary.BigEndian.Uint32(hdr[:])
+	if n > maxFrame {
+		return fmt.Errorf("%w: reply of %d bytes", errWorkerDead, n)
+	}
+	buf := make([]byte, n)
+	if _, err := io.ReadFull(w.rd, buf); err != nil {
+		return fmt.Errorf("%w: %v", errWorkerDead, err)
+	}
+	if err := json.Unmarshal(buf, v); err != nil {
+		return fmt.Errorf("%w: garbled reply: %v", errWorkerDead, err)
+	}
+	return nil
+}
+
+// kill stops the worker and everything inside its sandbox.
+func (w *worker) kill() {
+	if w.cmd.Process != nil {
+		_ = w.cmd.Process.Kill()
+	}
+	<-w.done
+	w.req.Close()
+	w.resp.Close()
+}
+
+// capWriter keeps the first max bytes written to it.
+type capWriter struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func (c *capWriter) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if room := c.max - len(c.buf); room > 0 {
+		if len(p) < room {
+			room = len(p)
+		}
+		c.buf = append(c.buf, p[:room]...)
+	}
+	return len(p), nil
+}
+
+func (c *capWriter) String() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.buf)
+}
