@@ -1,0 +1,182 @@
+package api
+
+// The verdicts of an Answer.
+const (
+	// VerdictPass: the test matches the user's intent.
+	VerdictPass = "pass"
+	// VerdictFail: the test does not match the user's intent.
+	VerdictFail = "fail"
+	// VerdictUndefined: the test's input is outside the function's domain.
+	VerdictUndefined = "undefined"
+	// VerdictOutput: the test is wrong and Value is the right value of its call.
+	VerdictOutput = "output"
+)
+
+// The modes of a session.
+const (
+	// ModePassFail: answers are pass, fail or undefined.
+	ModePassFail = "passfail"
+	// ModeOutput: a wrong test may be answered with the right value.
+	ModeOutput = "output"
+)
+
+// Error is the body of every error response.
+type Error struct {
+	// Error says what went wrong and what to do, for a person to read.
+	Error string `json:"error"`
+}
+
+// Demo describes one built-in demo problem.
+type Demo struct {
+	Name    string `json:"name"`
+	Title   string `json:"title"`
+	Summary string `json:"summary"`
+}
+
+// CreateSession is the body of POST /api/sessions. Exactly one of Demo, Spec,
+// Prompt (with Signature) and Task says what the code is for.
+type CreateSession struct {
+	// Demo names a built-in demo problem (no model needed).
+	Demo string `json:"demo,omitempty"`
+	// Spec is a Python stub: imports and helpers, the def line and a docstring.
+	Spec string `json:"spec,omitempty"`
+	// Prompt is a natural-language description, used with Signature.
+	Prompt string `json:"prompt,omitempty"`
+	// Signature is the def line, e.g. "def f(x: int) -> int".
+	Signature string `json:"signature,omitempty"`
+	// Task names a dataset problem, e.g. "humaneval/HumanEval/12".
+	Task string `json:"task,omitempty"`
+	// Mode is ModePassFail (default) or ModeOutput.
+	Mode string `json:"mode,omitempty"`
+	// Codes and Tests are how many candidates and tests to ask the model for
+	// (0: the server's defaults).
+	Codes int `json:"codes,omitempty"`
+	Tests int `json:"tests,omitempty"`
+	// MaxQuestions stops the session after that many answers (0: no limit).
+	MaxQuestions int `json:"max_questions,omitempty"`
+}
+
+// Task is what the session's code is for.
+type Task struct {
+	// Name names the task (a demo's name, a dataset task id, or the function).
+	Name string `json:"name"`
+	// Title is a short human title, when there is one.
+	Title string `json:"title,omitempty"`
+	// Stub is the Python stub the candidates implement.
+	Stub string `json:"stub"`
+	// EntryPoint is the function's name.
+	EntryPoint string `json:"entry_point"`
+	// Source says where the task came from: demo, spec, prompt or task.
+	Source string `json:"source"`
+}
+
+// Question is a test put to the user.
+type Question struct {
+	// Number counts questions from 1.
+	Number int `json:"number"`
+	// Test identifies the test; an Answer must name it.
+	Test int `json:"test"`
+	// Code is the test's source, e.g. `assert f(1) == 2`.
+	Code string `json:"code"`
+	// Input and Expected split a CALL == EXPECTED test.
+	Input    string `json:"input,omitempty"`
+	Expected string `json:"expected,omitempty"`
+	// Prompt is the question as shown: `f(1) == 2 ?`.
+	Prompt string `json:"prompt"`
+	// CanOutput reports whether the question takes an output answer.
+	CanOutput bool `json:"can_output"`
+}
+
+// Counts says how many candidates remain.
+type Counts struct {
+	// Programs counts distinct programs.
+	Programs int `json:"programs"`
+	// Samples counts raw samples (programs weighted by multiplicity).
+	Samples int `json:"samples"`
+	// Classes counts behaviour classes (programs that act alike on every test).
+	Classes int `json:"classes"`
+}
+
+// Answered is one answered question.
+type Answered struct {
+	Number int    `json:"number"`
+	Test   int    `json:"test"`
+	Code   string `json:"code"`
+	// Verdict is pass, fail, undefined or output.
+	Verdict string `json:"verdict"`
+	// Value is the right value of an output answer.
+	Value string `json:"value,omitempty"`
+	// Remaining is the number of candidate samples left after the answer.
+	Remaining int `json:"remaining"`
+}
+
+// Candidate is one behaviour class of the remaining candidates, shown by a
+// representative program, best first.
+type Candidate struct {
+	// Rank counts from 1; equal ranks are ties.
+	Rank int `json:"rank"`
+	// Index identifies the representative program (for Export's candidate).
+	Index int `json:"index"`
+	// Program is the representative's source.
+	Program string `json:"program"`
+	// Samples is the number of raw samples in the class.
+	Samples int `json:"samples"`
+	// Programs is the number of distinct programs in the class.
+	Programs int `json:"programs"`
+	// Score is the ranking score.
+	Score float64 `json:"score"`
+}
+
+// Session is the state of one session.
+type Session struct {
+	ID   string `json:"id"`
+	Task Task   `json:"task"`
+	// Mode is ModePassFail or ModeOutput.
+	Mode string `json:"mode"`
+	// Question is the pending question; nil once the session is done.
+	Question *Question `json:"question,omitempty"`
+	// Done reports that no more questions will be asked.
+	Done bool `json:"done"`
+	// Stop says why the session is done: max-questions, one-class,
+	// no-split or stopped (by the user); empty while running.
+	Stop string `json:"stop,omitempty"`
+	// StopMessage explains Stop in words.
+	StopMessage string `json:"stop_message,omitempty"`
+	// Total counts every candidate; Remaining those left.
+	Total     Counts `json:"total"`
+	Remaining Counts `json:"remaining"`
+	// History lists the answers, oldest first.
+	History []Answered `json:"history"`
+	// Candidates are the remaining behaviour classes, best first.
+	Candidates []Candidate `json:"candidates"`
+}
+
+// Answer is the body of POST /api/sessions/{id}/answer.
+type Answer struct {
+	// Test must be the pending question's Test.
+	Test int `json:"test"`
+	// Verdict is pass, fail, undefined or output.
+	Verdict string `json:"verdict"`
+	// Value is, for output, a Python expression of the right value.
+	Value string `json:"value,omitempty"`
+}
+
+// Export is the result of a session: the chosen code and the approved tests
+// as a pytest file.
+type Export struct {
+	// CodeFile and TestFile are the suggested file names (NAME.py and
+	// test_NAME.py).
+	CodeFile string `json:"code_file"`
+	Code     string `json:"code"`
+	TestFile string `json:"test_file"`
+	Tests    string `json:"tests"`
+	// Candidate is the Index of the exported candidate.
+	Candidate int `json:"candidate"`
+	// TestCount is the number of test functions in Tests.
+	TestCount int `json:"test_count"`
+	// Checked reports that the tests were run against the code in the
+	// sandbox; Passed that every one passed; Failures names those that did not.
+	Checked  bool     `json:"checked"`
+	Passed   bool     `json:"passed"`
+	Failures []string `json:"failures,omitempty"`
+}
