@@ -1,0 +1,65 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}
+
+func TestRunnerComparer(t *testing.T) {
+	ctx := context.Background()
+	pool, err := execute.NewPool(ctx, execute.Options{Workers: 2})
+	if errors.Is(err, sandbox.ErrUnavailable) {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	rc := RunnerComparer{Runner: pool, Timeout: 3 * time.Second}
+	programs := []string{
+		"def f(x):\n    return [x, x]\n",
+		"def f(x):\n    return (x, x)\n",
+		"def f(x):\n    return [float(x), x]\n",
+		"def f(x):\n    raise ValueError(x)\n",
+		"def f(x):\n    return [x]\n",
+	}
+	test := execute.Test{Code: "assert f(1) == [2, 2]", Input: "f(1)", Expected: "[2, 2]"}
+	tests := []struct {
+		name  string
+		value string
+		want  []bool
+	}{
+		// Python ==, not strings: [1.0, 1] == [1, 1]; a tuple is not a list.
+		{"list", "[1, 1]", []bool{true, false, true, false, false}},
+		{"spaces do not matter", "[1,1]", []bool{true, false, true, false, false}},
+		{"tuple", "(1, 1)", []bool{false, true, false, false, false}},
+		{"expression", "[1] * 1", []bool{false, false, false, false, true}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := rc.Equal(ctx, programs, test, tc.value)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, err := rc.Equal(ctx, programs, test, "[1, "); !errors.Is(err, ErrBadValue) {
+		t.Errorf("a value that does not parse: %v, want ErrBadValue", err)
+	}
+}

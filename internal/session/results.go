@@ -1,0 +1,81 @@
+package session
+
+import (
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/rank"
+)
+
+// Ranking returns the remaining candidates ranked by the session's code
+// ranker (one entry per candidate, with tie groups).
+func (s *Session) Ranking() rank.Ranking {
+	return rank.Rank(s.ranker, s.pool, s.alive, s.unasked)
+}
+
+// Suggestion is one behaviour class of the remaining candidates, shown by its
+// best-ranked member.
+type Suggestion struct {
+	// Candidate indexes Spec.Candidates: the class's representative.
+	Candidate int `json:"candidate"`
+	// Program is the representative's code.
+	Program string `json:"program"`
+	// Count is the number of samples in the class.
+	Count int `json:"count"`
+	// Members is the number of distinct candidates in the class.
+	Members int `json:"members"`
+	// Score is the ranker's score.
+	Score float64 `json:"score"`
+	// Tie numbers tie groups: equal Tie means equal score and prior.
+	Tie int `json:"tie"`
+}
+
+// Suggestions returns the ranked behaviour classes of the remaining
+// candidates, best first.
+func (s *Session) Suggestions() []Suggestion {
+	classes := s.Ranking().Classes(s.pool)
+	out := make([]Suggestion, len(classes))
+	for i, c := range classes {
+		out[i] = Suggestion{
+			Candidate: c.Rep, Program: s.spec.Candidates[c.Rep].Program,
+			Count: c.Count, Members: len(c.Members), Score: c.Score, Tie: c.Tie,
+		}
+	}
+	return out
+}
+
+// Approved returns the tests the user approved, in the order answered: those
+// answered pass, and for each `output v` answer the corrected test
+// `assert CALL == v`.
+func (s *Session) Approved() []execute.Test {
+	var out []execute.Test
+	for _, st := range s.history {
+		t := s.spec.Tests[st.Test].Test
+		switch st.Answer.Verdict {
+		case Pass:
+			out = append(out, t)
+		case Output:
+			out = append(out, EqualTest(t, st.Answer.Value))
+		}
+	}
+	return out
+}
+
+// Rejected returns the tests answered fail or corrected with `output`, in
+// the order answered.
+func (s *Session) Rejected() []execute.Test {
+	return s.answered(func(v Verdict) bool { return v == Fail || v == Output })
+}
+
+// Undefined returns the tests answered undefined, in the order answered.
+func (s *Session) Undefined() []execute.Test {
+	return s.answered(func(v Verdict) bool { return v == Undefined })
+}
+
+func (s *Session) answered(keep func(Verdict) bool) []execute.Test {
+	var out []execute.Test
+	for _, st := range s.history {
+		if keep(st.Answer.Verdict) {
+			out = append(out, s.spec.Tests[st.Test].Test)
+		}
+	}
+	return out
+}
