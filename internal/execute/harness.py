@@ -122,7 +122,7 @@ def child_limits(limits):
 
 
 def child_setup(wfd, limits, workdir):
-    os.setsid() if not IS_INIT else None
+    os.setsid()
     null = os.open("/dev/null", os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
@@ -164,6 +164,10 @@ def child_run(wfd, program, tests, start):
                 raise test[0]
             g = {}
             exec(code, g)
+            # Undo whatever the program's module code did to the builtins
+            # before the test's own code runs.
+            bdict.clear()
+            bdict.update(snapshot)
             if test[1] is not None:
                 exec(test[1], g)
             if test[2] is not None:  # assert INPUT == EXPECTED
