@@ -1,0 +1,28 @@
+// Package oracle simulates the user of a TiCoder session for benchmarks
+// (TiCoder §VII-D): the problem's reference solution answers every question.
+//
+// For a question about test t, with r the reference solution's result on t:
+//
+//   - r is pass: the answer is `pass`;
+//   - r is fail (the assertion was false): `fail`; in Output mode, for a test
+//     of the form `assert CALL == EXPECTED`, `output V` where V is the repr of
+//     the value the reference's CALL returned, provided V evaluates back to a
+//     value equal to it (checked in the sandbox by running
+//     `assert CALL == V` on the reference); otherwise `fail`;
+//   - r is error, timeout or crash: `undefined` (a precondition violation).
+//
+// Options:
+//
+//   - ProtectCorrect: a candidate that passes the hidden tests is never
+//     pruned. This is the official implementation's rule; it flatters the
+//     results, is off by default, and every report says whether it was on.
+//   - Noise ε: with probability ε the user answers wrongly: `pass` becomes
+//     `fail`, and `fail` or `output V` becomes `pass`; `undefined` stays. The
+//     draw is a pure function of (seed, problem, test), so every strategy of a
+//     run meets the same mistakes.
+//
+// Table is a session.Comparer over precomputed sandbox results: for each test
+// the outcome of `assert CALL == V` (V the reference's value) on every
+// candidate, computed by the execution engine with Python's ==. EqualTests
+// lists the tests to run for it.
+package oracle
