@@ -1,0 +1,247 @@
+package extract
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/execute"
+)
+
+//go:embed extract.py
+var pySource string
+
+// Caller runs a function of a Python source in a sandboxed child and decodes
+// its JSON return value into result. *execute.Pool implements it.
+type Caller interface {
+	Call(ctx context.Context, source, function string, arg, result any) error
+}
+
+// Style says how a code completion relates to the problem's prompt.
+type Style string
+
+// The code styles.
+const (
+	// StyleAuto decides per block: one whose first non-blank line is at
+	// column 0 is a whole program, any other is a body.
+	StyleAuto Style = "auto"
+	// StyleBody joins each completion to the prompt (HumanEval, base models).
+	StyleBody Style = "body"
+	// StyleFull takes each completion as a whole program (chat models).
+	StyleFull Style = "full"
+)
+
+// ParseStyle parses "auto", "body" or "full"; "" means auto.
+func ParseStyle(s string) (Style, error) {
+	switch Style(s) {
+	case "", StyleAuto:
+		return StyleAuto, nil
+	case StyleBody, StyleFull:
+		return Style(s), nil
+	}
+	return "", fmt.Errorf("unknown code style %q: use auto, body (completions continue the prompt) or full (completions are whole programs)", s)
+}
+
+// TestOptions say how test completions were produced.
+type TestOptions struct {
+	// Prefix is prepended to every completion: the end of the prompt the
+	// completion continues, e.g. "assert " for CodeT's test prompts.
+	Prefix string
+	// Cut, when not nil, says for each completion whether it was cut off at
+	// the length limit, so that its last line is incomplete and dropped.
+	Cut []bool
+}
+
+// pyCode is one sample's result from extract_codes.
+type pyCode struct {
+	Program string `json:"program"`
+	Key     string `json:"key"`
+	Trimmed bool   `json:"trimmed"`
+	Drop    string `json:"drop"`
+	Error   string `json:"error"`
+}
+
+// pyTests is one sample's result from extract_tests.
+type pyTests struct {
+	Tests []struct {
+		execute.Test
+		Key string `json:"key"`
+	} `json:"tests"`
+	Stats struct {
+		Pieces       int `json:"pieces"`
+		Kept         int `json:"kept"`
+		Setup        int `json:"setup"`
+		Empty        int `json:"empty"`
+		Syntax       int `json:"syntax"`
+		Truncated    int `json:"truncated"`
+		NoEntryPoint int `json:"no_entry_point"`
+		NotTest      int `json:"not_test"`
+	} `json:"stats"`
+	Failed string `json:"failed"`
+}
+
+// Codes extracts the distinct candidate programs of problem p from its code
+// completions. It is safe for concurrent use if c is.
+func Codes(ctx context.Context, c Caller, p dataset.Problem, completions []string, style Style) ([]Candidate, Stats, error) {
+	if style == "" {
+		style = StyleAuto
+	}
+	arg := func(lo, hi int) any {
+		return map[string]any{
+			"prompt": p.Prompt, "context": p.Context, "entry_point": p.EntryPoint,
+			"style": string(style), "completions": completions[lo:hi],
+		}
+	}
+	res, errs, err := callSamples[pyCode](ctx, c, "extract_codes", len(completions), arg)
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("extract codes of %s: %w", p.ID, err)
+	}
+	st := Stats{Samples: len(completions), Pieces: len(completions)}
+	var out []Candidate
+	seen := map[string]int{}
+	for i, r := range res {
+		if errs[i] != nil {
+			slog.Warn("extraction failed on a code sample", "task", p.ID, "sample", i, "err", errs[i])
+			st.Failed++
+			continue
+		}
+		if r.Program == "" || r.Key == "" {
+			countDrop(&st, p.ID, i, r.Drop, r.Error)
+			continue
+		}
+		st.Kept++
+		if r.Trimmed {
+			st.Trimmed++
+		}
+		if j, ok := seen[r.Key]; ok {
+			out[j].Count++
+			continue
+		}
+		seen[r.Key] = len(out)
+		out = append(out, Candidate{Program: r.Program, Count: 1, First: i})
+	}
+	st.Unique = len(out)
+	return out, st, nil
+}
+
+// countDrop counts one dropped code sample by its reason.
+func countDrop(st *Stats, task string, i int, reason, detail string) {
+	switch reason {
+	case "empty":
+		st.Empty++
+	case "syntax":
+		st.Syntax++
+	case "truncated":
+		st.Truncated++
+	case "no_entry_point":
+		st.NoEntryPoint++
+	default:
+		slog.Warn("extraction failed on a code sample", "task", task, "sample", i, "reason", reason, "err", detail)
+		st.Failed++
+	}
+}
+
+// Tests extracts the distinct single-assertion tests of problem p from its
+// test completions. It is safe for concurrent use if c is.
+func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []string, opts TestOptions) ([]Test, Stats, error) {
+	if opts.Cut != nil && len(opts.Cut) != len(completions) {
+		return nil, Stats{}, fmt.Errorf("extract tests of %s: %d cut flags for %d completions", p.ID, len(opts.Cut), len(completions))
+	}
+	arg := func(lo, hi int) any {
+		a := map[string]any{"entry_point": p.EntryPoint, "prefix": opts.Prefix, "completions": completions[lo:hi]}
+		if opts.Cut != nil {
+			a["cut"] = opts.Cut[lo:hi]
+		}
+		return a
+	}
+	res, errs, err := callSamples[pyTests](ctx, c, "extract_tests", len(completions), arg)
+	if err != nil {
+		return nil, Stats{}, fmt.Errorf("extract tests of %s: %w", p.ID, err)
+	}
+	st := Stats{Samples: len(completions)}
+	var out []Test
+	seen := map[string]int{}
+	for i, r := range res {
+		if errs[i] == nil && r.Failed != "" {
+			errs[i] = errors.New(r.Failed)
+		}
+		if errs[i] != nil {
+			slog.Warn("extraction failed on a test sample", "task", p.ID, "sample", i, "err", errs[i])
+			st.Pieces++
+			st.Failed++
+			continue
+		}
+		s := r.Stats
+		st.Add(Stats{Pieces: s.Pieces, Setup: s.Setup, Empty: s.Empty, Syntax: s.Syntax,
+			Truncated: s.Truncated, NoEntryPoint: s.NoEntryPoint, NotTest: s.NotTest})
+		for _, t := range r.Tests {
+			if t.Key == "" || t.Code == "" {
+				st.Failed++
+				continue
+			}
+			st.Kept++
+			if j, ok := seen[t.Key]; ok {
+				out[j].Count++
+				continue
+			}
+			seen[t.Key] = len(out)
+			out = append(out, Test{Test: t.Test, Count: 1, First: i})
+		}
+	}
+	st.Unique = len(out)
+	return out, st, nil
+}
+
+// callSamples runs function over samples [0, n) in one call. If that call
+// fails it retries in halves, so that a sample that breaks the sandboxed
+// parser (a crash, the time limit) costs only itself: errs[i] is then set.
+// It returns an error when the context ends or no sample could be handled.
+func callSamples[T any](ctx context.Context, c Caller, function string, n int, arg func(lo, hi int) any) ([]T, []error, error) {
+	res := make([]T, n)
+	errs := make([]error, n)
+	if n == 0 {
+		return res, errs, nil
+	}
+	var run func(lo, hi int) error
+	run = func(lo, hi int) error {
+		var reply struct {
+			Samples []T `json:"samples"`
+		}
+		err := c.Call(ctx, pySource, function, arg(lo, hi), &reply)
+		if err == nil && len(reply.Samples) != hi-lo {
+			err = fmt.Errorf("python %s returned %d results for %d samples", function, len(reply.Samples), hi-lo)
+		}
+		if err == nil {
+			copy(res[lo:hi], reply.Samples)
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if hi-lo == 1 {
+			errs[lo] = err
+			return nil
+		}
+		mid := (lo + hi) / 2
+		if err := run(lo, mid); err != nil {
+			return err
+		}
+		return run(mid, hi)
+	}
+	if err := run(0, n); err != nil {
+		return nil, nil, err
+	}
+	failed := 0
+	for _, e := range errs {
+		if e != nil {
+			failed++
+		}
+	}
+	if failed == n {
+		return nil, nil, fmt.Errorf("every sample failed: %w", errs[0])
+	}
+	return res, errs, nil
+}
