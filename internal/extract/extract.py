@@ -657,8 +657,8 @@ def _setup(units, k, node, entry):
 
 def _split(node, entry):
     """(input, expected) of assert X == Y, or None."""
-    t = node.test
-    if not (isinstance(node, ast.Assert) and isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)):
+    t = getattr(node, "test", None) if isinstance(node, ast.Assert) else None
+    if not (isinstance(t, ast.Compare) and len(t.ops) == 1 and isinstance(t.ops[0], ast.Eq)):
         return None
     left, right = t.left, t.comparators[0]
     if _calls(left, entry) and not _calls(right, entry):
