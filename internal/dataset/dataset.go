@@ -51,7 +51,8 @@ func New(name string, problems []Problem) (*Dataset, error) {
 
 // Get returns the problem with the given task id. An id without a "/" (such as
 // "0" or "2") also matches the problem whose id ends in "/" + id, so that
-// "0" finds "HumanEval/0" and "2" finds "Mbpp/2". A zero Dataset finds nothing.
+// "0" finds "HumanEval/0" and "2" finds "Mbpp/2". A Dataset built without New
+// (or Load) is searched linearly; a nil Dataset finds nothing.
 func (d *Dataset) Get(id string) (Problem, bool) {
 	if d == nil {
 		return Problem{}, false
@@ -128,6 +129,17 @@ func LoadFile(ctx context.Context, name, path string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	ds, err := decode(ctx, name, path, data)
+	if err != nil {
+		return nil, err
+	}
+	ds.Path = path
+	return ds, nil
+}
+
+// decode parses the (decompressed) contents of a data file; path is used in
+// error messages only.
+func decode(ctx context.Context, name, path string, data []byte) (*Dataset, error) {
 	recs, err := readRecords(ctx, path, data)
 	if err != nil {
 		return nil, err
@@ -149,7 +161,6 @@ func LoadFile(ctx context.Context, name, path string) (*Dataset, error) {
 	if err != nil {
 		return nil, &LineError{Path: path, Err: err}
 	}
-	ds.Path = path
 	return ds, nil
 }
 

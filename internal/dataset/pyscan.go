@@ -226,10 +226,11 @@ func stringContent(lit string) string {
 	return lit
 }
 
-// cleandoc normalises docstring text exactly as Python's inspect.cleandoc
-// does: tabs are expanded, the first line loses its leading white space,
-// later lines their common indentation, and leading and trailing empty lines
-// are dropped.
+// cleandoc normalises docstring text as Python's inspect.cleandoc does: tabs
+// are expanded, the first line loses its leading white space, later lines
+// their common indentation, and leading and trailing empty lines are dropped.
+// Unlike Python 3.11, a line of only white space counts as empty, so the
+// indentation before closing quotes never ends a description.
 func cleandoc(doc string) string {
 	lines := strings.Split(expandTabs(doc), "\n")
 	const ws = " \t\n\r\f\v"
@@ -242,9 +243,12 @@ func cleandoc(doc string) string {
 		}
 	}
 	lines[0] = strings.TrimLeft(lines[0], ws)
-	if margin >= 0 {
-		for i := 1; i < len(lines); i++ {
+	for i := 1; i < len(lines); i++ {
+		if margin >= 0 {
 			lines[i] = lines[i][min(margin, len(lines[i])):]
+		}
+		if strings.TrimLeft(lines[i], ws) == "" {
+			lines[i] = ""
 		}
 	}
 	for len(lines) > 0 && lines[len(lines)-1] == "" {

@@ -110,7 +110,7 @@ func readLines(ctx context.Context, path string, data []byte) ([]record, error) 
 		var fields map[string]json.RawMessage
 		if err := json.Unmarshal(text, &fields); err != nil {
 			msg := fmt.Errorf("invalid JSON: %w", err)
-			if last && isTruncation(err) {
+			if last && endsEarly(text) {
 				msg = fmt.Errorf("invalid JSON (the file looks truncated; fetch it again): %w", err)
 			}
 			return nil, &LineError{Path: path, Line: line, Err: msg}
@@ -123,9 +123,12 @@ func readLines(ctx context.Context, path string, data []byte) ([]record, error) 
 	return recs, nil
 }
 
-// isTruncation reports whether a JSON error means the input ended early.
-func isTruncation(err error) bool {
-	return errors.Is(err, io.ErrUnexpectedEOF) || err != nil && bytes.Contains([]byte(err.Error()), []byte("unexpected end of JSON input"))
+// endsEarly reports whether text is the beginning of a JSON value cut off
+// before its end.
+func endsEarly(text []byte) bool {
+	var v any
+	err := json.NewDecoder(bytes.NewReader(text)).Decode(&v)
+	return errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // readArray parses a JSON array of objects, noting the line each starts on.
@@ -162,8 +165,11 @@ func readArray(ctx context.Context, path string, data []byte) ([]record, error) 
 		var fields map[string]json.RawMessage
 		if err := dec.Decode(&fields); err != nil {
 			var typ *json.UnmarshalTypeError
-			if errors.As(err, &typ) {
+			switch {
+			case errors.As(err, &typ):
 				return nil, &LineError{Path: path, Line: lineAt(start), Err: fmt.Errorf("want a JSON object, got %s", typ.Value)}
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				return nil, &LineError{Path: path, Line: lineAt(start), Err: fmt.Errorf("invalid JSON (the file looks truncated; fetch it again): %w", err)}
 			}
 			return nil, fail(err)
 		}
