@@ -1,0 +1,250 @@
+package interact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/session"
+)
+
+// ErrFinished is returned when an answer comes after the questions ended.
+var ErrFinished = errors.New("the questions are over")
+
+// StopByUser is the api.Session.Stop of a session the user stopped.
+const StopByUser = "stopped"
+
+// Conversation is one interactive session as a front end drives it. It is
+// not safe for concurrent use; the web server holds a lock per session.
+type Conversation struct {
+	task    api.Task
+	sess    *session.Session
+	runner  execute.Runner
+	stopped bool
+}
+
+// Start begins a conversation on a prepared session. r runs the sandboxed
+// checks (output values, export).
+func Start(p *Prepared, r execute.Runner) (*Conversation, error) {
+	s, err := session.New(p.Spec, session.RunnerComparer{Runner: r})
+	if err != nil {
+		return nil, err
+	}
+	return &Conversation{task: p.Task, sess: s, runner: r}, nil
+}
+
+// record is the stored form of a Conversation.
+type record struct {
+	Task    api.Task        `json:"task"`
+	Session json.RawMessage `json:"session"`
+	Stopped bool            `json:"stopped,omitempty"`
+}
+
+// MarshalJSON encodes everything needed to resume the conversation.
+func (c *Conversation) MarshalJSON() ([]byte, error) {
+	s, err := c.sess.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(record{Task: c.task, Session: s, Stopped: c.stopped})
+}
+
+// Load resumes a conversation encoded with MarshalJSON.
+func Load(data []byte, r execute.Runner) (*Conversation, error) {
+	var rec record
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("load conversation: %w", err)
+	}
+	s, err := session.Load(rec.Session, session.RunnerComparer{Runner: r})
+	if err != nil {
+		return nil, err
+	}
+	return &Conversation{task: rec.Task, sess: s, runner: r, stopped: rec.Stopped}, nil
+}
+
+// Task returns what the code is for.
+func (c *Conversation) Task() api.Task { return c.task }
+
+// Session returns the underlying session.
+func (c *Conversation) Session() *session.Session { return c.sess }
+
+// Mode returns the session's mode.
+func (c *Conversation) Mode() rank.Mode { return c.sess.Spec().Mode }
+
+// Done reports whether no more questions will be asked.
+func (c *Conversation) Done() bool { return c.stopped || c.sess.Status() != session.Running }
+
+// Question returns the pending question, or false when the session is done.
+func (c *Conversation) Question() (api.Question, bool) {
+	if c.stopped {
+		return api.Question{}, false
+	}
+	q, ok := c.sess.Next()
+	if !ok {
+		return api.Question{}, false
+	}
+	return api.Question{
+		Number: q.Number, Test: q.Test, Code: q.Code, Input: q.Input, Expected: q.Expected,
+		Prompt:    Prompt(q.Code, q.Input, q.Expected),
+		CanOutput: c.Mode() == rank.Output && q.Input != "",
+	}, true
+}
+
+// Prompt renders a test as the question shown to the user:
+// `f(1) == 2 ?` for a CALL == EXPECTED test, else the assertion's
+// condition (after any setup lines) followed by " ?".
+func Prompt(code, input, expected string) string {
+	if input != "" {
+		setup := ""
+		if i := strings.LastIndex(code, "\n"); i >= 0 {
+			setup = code[:i+1]
+		}
+		return setup + input + " == " + expected + " ?"
+	}
+	lines := strings.Split(strings.TrimRight(code, "\n"), "\n")
+	last := lines[len(lines)-1]
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(last), "assert "); ok {
+		lines[len(lines)-1] = rest
+	}
+	return strings.Join(lines, "\n") + " ?"
+}
+
+// counts returns the counts of a set of candidates.
+func (c *Conversation) counts(set []int) api.Counts {
+	n := api.Counts{Programs: len(set), Classes: c.sess.Pool().NumClasses(set)}
+	for _, i := range set {
+		n.Samples += c.sess.Pool().Count(i)
+	}
+	return n
+}
+
+// State returns the conversation's state in the web API's form.
+func (c *Conversation) State(id string) api.Session {
+	st := api.Session{ID: id, Task: c.task, Mode: c.Mode().String(), History: []api.Answered{}}
+	if q, ok := c.Question(); ok {
+		st.Question = &q
+	}
+	st.Done = st.Question == nil
+	if st.Done {
+		st.Stop, st.StopMessage = c.stopReason()
+	}
+	all := make([]int, len(c.sess.Spec().Candidates))
+	for i := range all {
+		all[i] = i
+	}
+	st.Total = c.counts(all)
+	alive := c.sess.Alive()
+	st.Remaining = c.counts(alive)
+	hist := c.sess.History()
+	for i, h := range hist {
+		after := alive
+		if i+1 < len(hist) {
+			after = hist[i+1].Before
+		}
+		t := c.sess.Spec().Tests[h.Test]
+		st.History = append(st.History, api.Answered{
+			Number: i + 1, Test: h.Test, Code: t.String(), Verdict: h.Answer.Verdict.String(),
+			Value: h.Answer.Value, Remaining: c.counts(after).Samples,
+		})
+	}
+	st.Candidates = c.Candidates()
+	return st
+}
+
+// stopReason names and explains why the questions ended.
+func (c *Conversation) stopReason() (string, string) {
+	if c.stopped {
+		return StopByUser, "You ended the questions."
+	}
+	stop := c.sess.Status()
+	switch {
+	case len(c.sess.Alive()) == 0:
+		return stop.String(), "No candidate is consistent with all your answers. Undo an answer, or start again with more candidates."
+	case stop == session.MaxQuestions:
+		return stop.String(), fmt.Sprintf("You answered the maximum number of questions (%d).", c.sess.Spec().MaxQuestions)
+	case stop == session.OneClass:
+		return stop.String(), "All remaining candidates behave the same on every test."
+	case stop == session.NoSplit:
+		return stop.String(), "No remaining test tells the remaining candidates apart."
+	}
+	return stop.String(), ""
+}
+
+// Candidates returns the remaining behaviour classes, best first.
+func (c *Conversation) Candidates() []api.Candidate {
+	sugg := c.sess.Suggestions()
+	out := make([]api.Candidate, len(sugg))
+	rankOf := map[int]int{}
+	for i, s := range sugg {
+		r, ok := rankOf[s.Tie]
+		if !ok {
+			r = i + 1
+			rankOf[s.Tie] = r
+		}
+		out[i] = api.Candidate{Rank: r, Index: s.Candidate, Program: s.Program, Samples: s.Count, Programs: s.Members, Score: s.Score}
+	}
+	return out
+}
+
+// Answer answers question test with verdict (pass, fail, undefined or
+// output, or their one-letter forms) and, for output, the right value as a
+// Python expression. On any error nothing changes.
+func (c *Conversation) Answer(ctx context.Context, test int, verdict, value string) error {
+	var v session.Verdict
+	if err := v.UnmarshalText([]byte(strings.ToLower(strings.TrimSpace(verdict)))); err != nil {
+		a, perr := session.ParseAnswer(verdict)
+		if perr != nil {
+			return fmt.Errorf("%w: unknown answer %q; answer pass, fail, undefined or output", session.ErrBadAnswer, verdict)
+		}
+		v = a.Verdict
+		if value == "" {
+			value = a.Value
+		}
+	}
+	q, ok := c.Question()
+	if !ok {
+		msg, _ := c.stopReason()
+		return fmt.Errorf("%w (%s); undo to change an answer, or export the result", ErrFinished, msg)
+	}
+	if test != q.Test {
+		return fmt.Errorf("%w: that question is no longer open; the current question is #%d: %s", session.ErrNotAsked, q.Number, q.Prompt)
+	}
+	a := session.Answer{Verdict: v}
+	if v == session.Output {
+		if !q.CanOutput {
+			if c.Mode() != rank.Output {
+				return fmt.Errorf("%w: giving the right output needs Output mode (--mode output); answer pass, fail or undefined", session.ErrBadAnswer)
+			}
+			return fmt.Errorf("%w: this test is not of the form `assert CALL == VALUE`; answer pass, fail or undefined", session.ErrBadAnswer)
+		}
+		value = strings.TrimSpace(value)
+		if err := CheckExpr(ctx, c.runner, value); err != nil {
+			return err
+		}
+		a.Value = value
+	}
+	if err := c.sess.Answer(ctx, test, a); err != nil {
+		return err
+	}
+	return nil
+}
+
+// Undo resumes a stopped conversation, or else takes back the last answer.
+func (c *Conversation) Undo() error {
+	if c.stopped {
+		c.stopped = false
+		return nil
+	}
+	if err := c.sess.Undo(); err != nil {
+		return fmt.Errorf("%w: no answer to take back yet", err)
+	}
+	return nil
+}
+
+// Stop ends the questions; Undo resumes them.
+func (c *Conversation) Stop() { c.stopped = true }

@@ -1,0 +1,128 @@
+package interact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/session"
+)
+
+// ErrNoCandidate is returned by Export when no candidate remains.
+var ErrNoCandidate = errors.New("no candidate is consistent with your answers")
+
+var nonIdent = regexp.MustCompile(`[^A-Za-z0-9_]+`)
+
+// moduleName returns a Python module name for the exported code.
+func moduleName(entry string) string {
+	name := strings.Trim(nonIdent.ReplaceAllString(entry, "_"), "_")
+	if name == "" || (name[0] >= '0' && name[0] <= '9') {
+		name = "solution_" + name
+	}
+	return name
+}
+
+// Export returns the code of candidate (an api.Candidate.Index; the best
+// remaining one when candidate < 0) as NAME.py and the approved tests as the
+// pytest file test_NAME.py. With check, each test function is run against the
+// code in the sandbox, as pytest would run it, and the outcome reported.
+func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (api.Export, error) {
+	alive := c.sess.Alive()
+	if len(alive) == 0 {
+		return api.Export{}, fmt.Errorf("%w: undo an answer (u) or start again with more candidates", ErrNoCandidate)
+	}
+	if candidate < 0 {
+		candidate = c.Candidates()[0].Index
+	} else if !slices.Contains(alive, candidate) {
+		return api.Export{}, fmt.Errorf("candidate %d is not among the remaining candidates; choose one of the list", candidate)
+	}
+	name := moduleName(c.task.EntryPoint)
+	// Tests corrected with `output` are among the approved ones; list only
+	// those answered fail as rejected.
+	var rejected []execute.Test
+	for _, h := range c.sess.History() {
+		if h.Answer.Verdict == session.Fail {
+			rejected = append(rejected, c.sess.Spec().Tests[h.Test].Test)
+		}
+	}
+	ex := api.Export{
+		CodeFile:  name + ".py",
+		Code:      c.sess.Spec().Candidates[candidate].Program,
+		TestFile:  "test_" + name + ".py",
+		Candidate: candidate,
+	}
+	ex.Tests, ex.TestCount = PytestFile(name, c.task.EntryPoint, c.sess.Approved(), rejected)
+	if !check {
+		return ex, nil
+	}
+	if err := CheckExport(ctx, c.runner, &ex); err != nil {
+		return ex, err
+	}
+	return ex, nil
+}
+
+// PytestFile renders approved tests as pytest functions that import the
+// code from module, and lists rejected tests as comments. It returns the
+// file and the number of test functions.
+func PytestFile(module, entry string, approved, rejected []execute.Test) (string, int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\"\"\"Tests of %s approved with ticoder.\"\"\"\n", entry)
+	fmt.Fprintf(&b, "from %s import *  # noqa: F401,F403\n", module)
+	if len(approved) == 0 {
+		b.WriteString("\n# No test was approved.\n")
+	}
+	fn := moduleName(entry)
+	for i, t := range approved {
+		fmt.Fprintf(&b, "\n\ndef test_%s_%d():\n", fn, i+1)
+		for _, line := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+			if strings.TrimSpace(line) == "" {
+				b.WriteString("\n")
+				continue
+			}
+			b.WriteString("    " + line + "\n")
+		}
+	}
+	if len(rejected) > 0 {
+		b.WriteString("\n\n# Tests you rejected (they do not match your intent):\n")
+		for _, t := range rejected {
+			for _, line := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+				b.WriteString("#   " + line + "\n")
+			}
+		}
+	}
+	return b.String(), len(approved)
+}
+
+// CheckExport runs each test function of ex.Tests against ex.Code in the
+// sandbox and records the outcome in ex.
+func CheckExport(ctx context.Context, r execute.Runner, ex *api.Export) error {
+	var out struct {
+		Error   string `json:"error"`
+		Results []struct {
+			Name  string `json:"name"`
+			OK    bool   `json:"ok"`
+			Error string `json:"error"`
+		} `json:"results"`
+	}
+	arg := map[string]string{"code_file": ex.CodeFile, "test_file": ex.TestFile, "code": ex.Code, "tests": ex.Tests}
+	if err := r.Call(ctx, toolsSource, "run_tests", arg, &out); err != nil {
+		return fmt.Errorf("check %s against %s: %w", ex.TestFile, ex.CodeFile, err)
+	}
+	ex.Checked = true
+	ex.Failures = nil
+	if out.Error != "" {
+		ex.Failures = append(ex.Failures, out.Error)
+	}
+	for _, r := range out.Results {
+		if !r.OK {
+			ex.Failures = append(ex.Failures, r.Name+": "+r.Error)
+		}
+	}
+	ex.Passed = len(ex.Failures) == 0
+	return nil
+}

@@ -1,0 +1,332 @@
+package interact
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/session"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}
+
+// testPool returns a sandboxed pool shared by a test.
+func testPool(t *testing.T) *execute.Pool {
+	t.Helper()
+	p, err := execute.NewPool(context.Background(), execute.Options{Workers: 2})
+	if err != nil {
+		t.Fatalf("NewPool: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+// referenceValues returns the repr of the value the demo reference returns
+// for each test's call.
+func referenceValues(t *testing.T, r execute.Runner, p demo.Problem) []string {
+	t.Helper()
+	tests := make([]execute.Test, len(p.Tests))
+	for j, tc := range p.Tests {
+		tests[j] = tc.Test
+	}
+	m, err := r.Run(context.Background(), execute.Job{Programs: []string{p.Reference}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]string, len(tests))
+	for j, res := range m.Results[0] {
+		out[j] = res.Value
+	}
+	return out
+}
+
+// answerByLabels plays a user who knows the intent: the author's labels say
+// which tests are right. In Output mode a wrong test is corrected with the
+// reference's value.
+func answerByLabels(t *testing.T, ctx context.Context, c *Conversation, p demo.Problem, values []string) {
+	t.Helper()
+	for steps := 0; ; steps++ {
+		q, ok := c.Question()
+		if !ok {
+			return
+		}
+		if steps > len(p.Tests) {
+			t.Fatal("the session asks more questions than there are tests")
+		}
+		verdict, value := "pass", ""
+		switch p.TestLabels[q.Test] {
+		case demo.Wrong:
+			verdict = "fail"
+			if q.CanOutput {
+				verdict, value = "output", values[q.Test]
+			}
+		case demo.Undefined:
+			verdict = "undefined"
+		}
+		if err := c.Answer(ctx, q.Test, verdict, value); err != nil {
+			t.Fatalf("answer %s to %s: %v", verdict, q.Prompt, err)
+		}
+	}
+}
+
+func TestDemosEndWithCorrectCode(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	b := &Builder{Runner: pool}
+	ps, err := demo.List()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []rank.Mode{rank.PassFail, rank.Output} {
+		for _, p := range ps {
+			t.Run(mode.String()+"/"+p.Name, func(t *testing.T) {
+				prep, err := b.Build(ctx, Source{Demo: p.Name}, Options{Mode: mode}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c, err := Start(prep, pool)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := c.State("x")
+				answerByLabels(t, ctx, c, p, referenceValues(t, pool, p))
+				end := c.State("x")
+				if end.Remaining.Samples >= start.Remaining.Samples {
+					t.Errorf("remaining samples %d -> %d: answers pruned nothing", start.Remaining.Samples, end.Remaining.Samples)
+				}
+				ex, err := c.Export(ctx, -1, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if l := p.CandidateLabels[ex.Candidate]; l != demo.Correct {
+					t.Errorf("exported candidate %d is %s (%s) after %d answers:\n%s", ex.Candidate, l, p.CandidateNotes[ex.Candidate], len(end.History), ex.Code)
+				}
+				if !ex.Checked || !ex.Passed || ex.TestCount == 0 {
+					t.Errorf("export check: checked %v passed %v, %d tests, failures %q\n%s", ex.Checked, ex.Passed, ex.TestCount, ex.Failures, ex.Tests)
+				}
+			})
+		}
+	}
+}
+
+func TestBadAnswersChangeNothing(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	b := &Builder{Runner: pool}
+	prep, err := b.Build(ctx, Source{Demo: "text_match"}, Options{Mode: rank.Output}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(prep, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := c.Question()
+	if err := c.Answer(ctx, q.Test, "pass", ""); err != nil {
+		t.Fatal(err)
+	}
+	before := c.State("x")
+	q2 := before.Question
+	tests := []struct {
+		name          string
+		test          int
+		verdict, val  string
+		want          error
+		wantInMessage string
+	}{
+		{"not asked", q.Test, "pass", "", session.ErrNotAsked, "no longer open"},
+		{"unknown verdict", q2.Test, "maybe", "", session.ErrBadAnswer, "unknown answer"},
+		{"value not Python", q2.Test, "output", "[1, 2", nil, "was never closed"},
+		{"empty value", q2.Test, "output", "  ", nil, "value is empty"},
+		{"value raises", q2.Test, "output", "undefined_name", session.ErrBadValue, "NameError"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := c.Answer(ctx, tc.test, tc.verdict, tc.val)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
+				t.Errorf("error %v, want %v", err, tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.wantInMessage) {
+				t.Errorf("error %q does not say %q", err, tc.wantInMessage)
+			}
+			if d := cmp.Diff(before, c.State("x")); d != "" {
+				t.Errorf("state changed (-before +after):\n%s", d)
+			}
+		})
+	}
+	var se *SyntaxError
+	if err := c.Answer(ctx, q2.Test, "output", "[1, 2"); !errors.As(err, &se) || se.Line != 1 {
+		t.Errorf("error %v, want a *SyntaxError on line 1", err)
+	}
+}
+
+func TestPassFailRefusesOutput(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	prep, err := (&Builder{Runner: pool}).Build(ctx, Source{Demo: "median"}, Options{Mode: rank.PassFail}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := Start(prep, pool)
+	q, _ := c.Question()
+	if q.CanOutput {
+		t.Error("CanOutput in PassFail mode")
+	}
+	err = c.Answer(ctx, q.Test, "output", "2")
+	if !errors.Is(err, session.ErrBadAnswer) || !strings.Contains(err.Error(), "--mode output") {
+		t.Errorf("error %v: want ErrBadAnswer naming --mode output", err)
+	}
+}
+
+func TestUndoStopAndReload(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	prep, err := (&Builder{Runner: pool}).Build(ctx, Source{Demo: "first_missing"}, Options{Mode: rank.Output, MaxQuestions: 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := Start(prep, pool)
+	if err := c.Undo(); err == nil {
+		t.Error("undo with no answer: no error")
+	}
+	s0 := c.State("x")
+	q, _ := c.Question()
+	if err := c.Answer(ctx, q.Test, "fail", ""); err != nil {
+		t.Fatal(err)
+	}
+	s1 := c.State("x")
+	if s1.Remaining.Samples >= s0.Remaining.Samples || len(s1.History) != 1 {
+		t.Fatalf("after one answer: %+v", s1.Remaining)
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := Load(data, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s1, c2.State("x")); d != "" {
+		t.Errorf("reloaded state differs (-want +got):\n%s", d)
+	}
+	c2.Stop()
+	if s := c2.State("x"); !s.Done || s.Stop != StopByUser || s.Question != nil {
+		t.Errorf("after stop: done %v stop %q question %v", s.Done, s.Stop, s.Question)
+	}
+	if err := c2.Answer(ctx, q.Test, "pass", ""); !errors.Is(err, ErrFinished) {
+		t.Errorf("answer after stop: %v, want ErrFinished", err)
+	}
+	if err := c2.Undo(); err != nil { // resumes
+		t.Fatal(err)
+	}
+	if err := c2.Undo(); err != nil { // takes back the answer
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(s0, c2.State("x")); d != "" {
+		t.Errorf("after undo (-want +got):\n%s", d)
+	}
+}
+
+func TestStubs(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	tests := []struct {
+		name, what, src string
+		want            Stub
+		wantLine        int
+	}{
+		{name: "demo stub", what: "spec", src: "import re\n\n\ndef f(x: int) -> int:\n    \"\"\"Add one.\"\"\"\n",
+			want: Stub{Context: "import re", Signature: "def f(x: int) -> int:", Docstring: "Add one.", EntryPoint: "f"}},
+		{name: "def line only", what: "spec", src: "def g(a, b):\n",
+			want: Stub{Signature: "def g(a, b):", EntryPoint: "g"}},
+		{name: "from prompt", what: "signature", src: StubFromPrompt("Return \"\"\"x\"\"\" twice.\nReally.", "def h(x: str) -> str"),
+			want: Stub{Signature: "def h(x: str) -> str:", Docstring: "Return \"\"\"x\"\"\" twice.\nReally.", EntryPoint: "h"}},
+		{name: "syntax error", what: "spec file s.py", src: "import re\n\ndef f(x)\n    \"\"\"Doc.\"\"\"\n", wantLine: 3},
+		{name: "bad signature", what: "signature", src: StubFromPrompt("Doc.", "def f(x int)"), wantLine: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ParseStub(ctx, pool, tc.what, tc.src)
+			if tc.wantLine > 0 {
+				var se *SyntaxError
+				if !errors.As(err, &se) || se.Line != tc.wantLine || !strings.Contains(err.Error(), tc.what) {
+					t.Fatalf("error %v, want a syntax error on line %d naming %q", err, tc.wantLine, tc.what)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.want.Source = tc.src
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestBuildNeedsModel(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	b := &Builder{Runner: pool}
+	_, err := b.Build(ctx, Source{Spec: "def f(x):\n    \"\"\"Double x.\"\"\"\n", SpecName: "f.py"}, Options{}, nil)
+	if !errors.Is(err, ErrNoModel) {
+		t.Errorf("spec without model: %v, want ErrNoModel", err)
+	}
+	_, err = b.Build(ctx, Source{Spec: "def f(x:\n", SpecName: "f.py"}, Options{}, nil)
+	var se *SyntaxError
+	if !errors.As(err, &se) || !strings.Contains(err.Error(), "spec file f.py") {
+		t.Errorf("broken spec: %v, want a SyntaxError naming the file", err)
+	}
+	for _, src := range []Source{{}, {Demo: "median", Task: "mbpp/2"}, {Prompt: "x"}} {
+		if _, err := b.Build(ctx, src, Options{}, nil); err == nil {
+			t.Errorf("Build(%+v): no error", src)
+		}
+	}
+}
+
+func TestPytestFile(t *testing.T) {
+	got, n := PytestFile("f", "f", []execute.Test{
+		{Code: "assert f(1) == 2"},
+		{Setup: "import math\nx = 2", Code: "assert f(x) == 3"},
+	}, []execute.Test{{Code: "assert f(0) == 5"}})
+	want := `"""Tests of f approved with ticoder."""
+from f import *  # noqa: F401,F403
+
+
+def test_f_1():
+    assert f(1) == 2
+
+
+def test_f_2():
+    import math
+    x = 2
+    assert f(x) == 3
+
+
+# Tests you rejected (they do not match your intent):
+#   assert f(0) == 5
+`
+	if n != 2 {
+		t.Errorf("%d tests, want 2", n)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+}

@@ -1,0 +1,224 @@
+package interact
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/progress"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/session"
+)
+
+// ErrNoModel is returned when a source needs a model and none was given.
+var ErrNoModel = errors.New("no model")
+
+// Source says what the code is for. Exactly one of Demo, Spec, Prompt (with
+// Signature) and Task is set.
+type Source struct {
+	// Demo names a built-in demo problem.
+	Demo string
+	// Spec is a Python stub; SpecName names it in messages (e.g. its path).
+	Spec     string
+	SpecName string
+	// Prompt and Signature describe the function in words and its def line.
+	Prompt    string
+	Signature string
+	// Task names a dataset problem as DATASET/ID, e.g. humaneval/HumanEval/12.
+	Task string
+}
+
+// Kind returns "demo", "spec", "prompt" or "task", or an error when not
+// exactly one source is set.
+func (s Source) Kind() (string, error) {
+	var kinds []string
+	if s.Demo != "" {
+		kinds = append(kinds, "demo")
+	}
+	if s.Spec != "" || s.SpecName != "" {
+		kinds = append(kinds, "spec")
+	}
+	if s.Prompt != "" || s.Signature != "" {
+		kinds = append(kinds, "prompt")
+	}
+	if s.Task != "" {
+		kinds = append(kinds, "task")
+	}
+	switch {
+	case len(kinds) == 0:
+		return "", errors.New("say what to write: a demo, a spec file, a prompt with a signature, or a dataset task")
+	case len(kinds) > 1:
+		return "", fmt.Errorf("give only one of demo, spec, prompt and task (got %s)", strings.Join(kinds, " and "))
+	case kinds[0] == "prompt" && (s.Prompt == "" || s.Signature == ""):
+		return "", errors.New("a prompt needs a signature too, e.g. --signature \"def f(x: int) -> int\"")
+	}
+	return kinds[0], nil
+}
+
+// Options are the session's settings.
+type Options struct {
+	// Mode is rank.PassFail or rank.Output.
+	Mode rank.Mode
+	// Codes and Tests are how many samples to ask the model for.
+	Codes, Tests int
+	// MaxQuestions stops after that many answers; 0 means no limit.
+	MaxQuestions int
+	// Select and Rank name the strategies (default infogain and codet).
+	Select, Rank string
+	// Seed seeds the random selector.
+	Seed uint64
+}
+
+// Generator asks a model for candidate programs and tests of a problem and
+// extracts them. Implementations are safe for concurrent use.
+type Generator interface {
+	Generate(ctx context.Context, p dataset.Problem, codes, tests int, rep progress.Reporter) ([]extract.Candidate, []extract.Test, error)
+}
+
+// Builder prepares sessions. Its fields are read-only after construction;
+// a Builder is safe for concurrent use if its Runner and Generator are.
+type Builder struct {
+	// Runner runs code in the sandbox.
+	Runner execute.Runner
+	// Generator produces candidates with a model; nil allows demos only.
+	Generator Generator
+	// DataDir holds the datasets for Task sources.
+	DataDir string
+	// Timeout limits one test on one candidate (default 5 s).
+	Timeout time.Duration
+}
+
+// Prepared is a session ready to start.
+type Prepared struct {
+	Task api.Task     `json:"task"`
+	Spec session.Spec `json:"spec"`
+}
+
+// Build prepares the session for src: it loads or generates the candidates
+// and tests and runs every test on every candidate in the sandbox.
+func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progress.Reporter) (*Prepared, error) {
+	kind, err := src.Kind()
+	if err != nil {
+		return nil, err
+	}
+	var (
+		task  api.Task
+		cands []extract.Candidate
+		tests []extract.Test
+		stask session.Task
+	)
+	if kind == "demo" {
+		p, err := demo.Get(src.Demo)
+		if err != nil {
+			return nil, err
+		}
+		task = api.Task{Name: p.Name, Title: p.Title, Stub: p.Stub, EntryPoint: p.EntryPoint, Source: kind}
+		d := p.Dataset()
+		stask = session.Task{ID: d.ID, Prompt: d.Prompt, Description: d.Description, Signature: d.Signature, EntryPoint: d.EntryPoint}
+		cands, tests = p.Candidates, p.Tests
+	} else {
+		prob, err := b.problem(ctx, kind, src)
+		if err != nil {
+			return nil, err
+		}
+		if b.Generator == nil {
+			return nil, fmt.Errorf("%w: this task needs a model to write candidates and tests; give --model (e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder:7b), or try --demo", ErrNoModel)
+		}
+		cands, tests, err = b.Generator.Generate(ctx, prob, opts.Codes, opts.Tests, rep)
+		if err != nil {
+			return nil, err
+		}
+		if len(cands) == 0 {
+			return nil, fmt.Errorf("the model gave no usable candidate program for %s; try again, or ask for more with --codes", prob.EntryPoint)
+		}
+		name := prob.EntryPoint
+		if kind == "task" {
+			name = prob.ID
+		}
+		task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind}
+		stask = session.Task{ID: prob.ID, Prompt: prob.Prompt, Description: prob.Description, Signature: prob.Signature, EntryPoint: prob.EntryPoint}
+	}
+	results, err := b.matrix(ctx, cands, tests, rep)
+	if err != nil {
+		return nil, err
+	}
+	sel, rk := opts.Select, opts.Rank
+	if sel == "" {
+		sel = "infogain"
+	}
+	if rk == "" {
+		rk = "codet"
+	}
+	spec := session.Spec{
+		Task: stask, Candidates: cands, Tests: tests, Results: results, Mode: opts.Mode,
+		Select: sel, Rank: rk, MaxQuestions: opts.MaxQuestions, Seed: opts.Seed,
+	}
+	return &Prepared{Task: task, Spec: spec}, nil
+}
+
+// problem returns the dataset.Problem of a spec, prompt or task source.
+func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset.Problem, error) {
+	if kind == "task" {
+		name, id, ok := strings.Cut(src.Task, "/")
+		if !ok || id == "" {
+			return dataset.Problem{}, fmt.Errorf("task %q: want DATASET/ID, e.g. humaneval/HumanEval/12 or mbpp/2", src.Task)
+		}
+		ds, err := dataset.Load(ctx, b.DataDir, name)
+		if err != nil {
+			return dataset.Problem{}, err
+		}
+		p, ok := ds.Get(id)
+		if !ok {
+			return dataset.Problem{}, fmt.Errorf("task %q: dataset %s has no problem %q", src.Task, name, id)
+		}
+		// The model must not see the reference or the hidden tests; they stay
+		// in the Problem but Generators only read the visible part.
+		return p, nil
+	}
+	text, what := src.Spec, "spec"
+	if src.SpecName != "" {
+		what = "spec file " + src.SpecName
+	}
+	if kind == "prompt" {
+		text, what = StubFromPrompt(src.Prompt, src.Signature), "signature"
+	}
+	stub, err := ParseStub(ctx, b.Runner, what, text)
+	if err != nil {
+		return dataset.Problem{}, err
+	}
+	prompt := strings.TrimRight(text, " \t\n") + "\n"
+	return dataset.Problem{
+		ID: stub.EntryPoint, Dataset: kind, Prompt: prompt, Description: stub.Docstring,
+		Context: stub.Context, Signature: stub.Signature, EntryPoint: stub.EntryPoint,
+	}, nil
+}
+
+// matrix runs every test on every candidate.
+func (b *Builder) matrix(ctx context.Context, cands []extract.Candidate, tests []extract.Test, rep progress.Reporter) ([][]execute.Result, error) {
+	rep = progress.OrNop(rep)
+	timeout := b.Timeout
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	job := execute.Job{Programs: make([]string, len(cands)), Tests: make([]execute.Test, len(tests)), Timeout: timeout}
+	for i, c := range cands {
+		job.Programs[i] = c.Program
+	}
+	for j, t := range tests {
+		job.Tests[j] = t.Test
+	}
+	rep.Start("run tests", len(cands))
+	defer rep.Finish()
+	m, err := b.Runner.Run(ctx, job, func(int, []execute.Result) { rep.Add(1) })
+	if err != nil {
+		return nil, fmt.Errorf("run %d tests on %d candidates: %w", len(tests), len(cands), err)
+	}
+	return m.Results, nil
+}
