@@ -1,0 +1,47 @@
+// Package eval measures TiCoder with a simulated user (TiCoder §VII): pass@k
+// of raw samples, pass@k@m after m questions for every strategy combination,
+// summary tables (Markdown, CSV), plots (PNG, SVG) and resumable per-problem
+// JSONL results.
+//
+// # Metrics
+//
+// pass@k (Chen et al. 2021): for a problem with n raw samples of which c pass
+// the hidden tests, the unbiased estimator 1 − C(n−c,k)/C(n,k), computed as
+// the product 1 − Π_{i=n−c+1..n} (1 − k/i) (package passk); n counts every raw
+// sample, including those that did not extract to a candidate; when n < k it
+// is 1 if any sample is correct. Averaged over problems.
+//
+// pass@k@m: after m questions, the expected value of "one of the top k ranked
+// remaining candidates passes the hidden tests", averaged over problems.
+//
+//   - Every problem counts at every m: a session that stopped early (one
+//     behaviour class left, no splitting test) keeps its last state.
+//   - An empty candidate set scores 0 (as does a problem with no candidates).
+//   - Ties: candidates with equal ranking score and equal prior are one tie
+//     group (rank.Ranking.Tie). The top k is filled group by group, best
+//     first; a group that fits in the remaining s slots is wholly in the top
+//     k; the first group that does not fit fills the s slots by s successive
+//     draws without replacement, each picking a not yet drawn member with
+//     probability proportional to its multiplicity. The value is the
+//     probability that some candidate in the top k is correct, computed
+//     exactly (TopK). For k = 1 it is the share of correct samples in the top
+//     tie group: the expected value of a random pick weighted by multiplicity.
+//   - m = 0 is the ranking before any question (the code ranker alone).
+//
+// # Simulation
+//
+// Simulate runs, for one problem, one session (package session) per answer
+// mode × test selector × protect-correct setting, with the reference solution
+// answering (package oracle), and scores the remaining candidates with every
+// code ranker at every m: the selectors do not depend on the code ranker, so
+// rankers share a session. The random selector's seed is derived from the run
+// seed and the task id.
+//
+// # Files
+//
+// Results are appended as one JSON line per problem, tagged with the hash of
+// the run's Settings; ReadResults finds the problems already done under the
+// same settings, so a killed run resumes where it stopped. Summary renders
+// the paper's Table IV shape: per k, code ranker and protect setting, one row
+// per selector with the baseline pass@k and pass@k@m for each mode and m.
+package eval

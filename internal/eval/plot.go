@@ -1,0 +1,90 @@
+package eval
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+)
+
+// Plot draws pass@1@m against m for every selection strategy and mode, one
+// figure per code ranking and protect setting, with the baseline pass@1 as a
+// grey line, and saves each as PNG and SVG in dir. It returns the files
+// written.
+func (s Summary) Plot(dir string) ([]string, error) {
+	var files []string
+	for _, rk := range s.Config.Rankers {
+		for _, protect := range s.Config.Protect {
+			p := s.figure(rk, protect)
+			for _, ext := range []string{"png", "svg"} {
+				name := filepath.Join(dir, fmt.Sprintf("pass1_%s_%s.%s", rk, protectName(protect), ext))
+				if err := p.Save(7*vg.Inch, 4.5*vg.Inch, name); err != nil {
+					return files, fmt.Errorf("save plot %s: %w", name, err)
+				}
+				files = append(files, name)
+			}
+		}
+	}
+	return files, nil
+}
+
+func (s Summary) figure(rk string, protect bool) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("%s — ranking %s, %s", s.Title, rk, protectName(protect))
+	p.X.Label.Text = "questions answered (m)"
+	p.Y.Label.Text = "pass@1@m (%)"
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Legend.XOffs = 6
+	p.Legend.YOffs = -4
+	p.Add(plotter.NewGrid())
+	ms := s.Config.MaxQuestions
+	if b, ok := s.Baseline[1]; ok {
+		line, _ := plotter.NewLine(plotter.XYs{{X: 0, Y: 100 * b}, {X: float64(ms), Y: 100 * b}})
+		line.Color = color.Gray{Y: 110}
+		line.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		p.Add(line)
+		p.Legend.Add("baseline pass@1", line)
+	}
+	for si, sel := range s.Config.Selectors {
+		for mi, mode := range s.Config.Modes {
+			row := s.find(mode, sel, rk, protect)
+			vals := row.PassAt[1]
+			if len(vals) == 0 {
+				continue
+			}
+			xy := make(plotter.XYs, len(vals))
+			for m, v := range vals {
+				xy[m] = plotter.XY{X: float64(m), Y: 100 * v}
+			}
+			line, points, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				continue
+			}
+			line.Color = plotutil.Color(si)
+			points.Color = plotutil.Color(si)
+			line.Dashes = plotutil.Dashes(mi)
+			points.Shape = plotutil.Shape(mi)
+			points.Radius = vg.Points(2.5)
+			line.Width = vg.Points(1.5)
+			p.Add(line, points)
+			p.Legend.Add(fmt.Sprintf("%s %s", modeLabel(mode), sel), line, points)
+		}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks(ms))
+	p.Y.Min = 0
+	p.Y.Max = 100
+	return p
+}
+
+func ticks(n int) []plot.Tick {
+	out := make([]plot.Tick, n+1)
+	for i := range out {
+		out[i] = plot.Tick{Value: float64(i), Label: fmt.Sprint(i)}
+	}
+	return out
+}

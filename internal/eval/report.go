@@ -1,0 +1,202 @@
+package eval
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/ticoder/ticoder/internal/rank"
+)
+
+// Summary averages per-problem results over problems.
+type Summary struct {
+	// Title heads the Markdown report (e.g. dataset and model).
+	Title string `json:"title"`
+	// Notes are printed under the title (settings, caveats).
+	Notes []string `json:"notes,omitempty"`
+	// Problems is the number of problems averaged.
+	Problems int `json:"problems"`
+	// Config is the simulated configuration.
+	Config Config `json:"config"`
+	// Baseline maps k to the mean unbiased pass@k of the raw samples.
+	Baseline map[int]float64 `json:"baseline"`
+	// Rows holds one entry per strategy combination, in Config order.
+	Rows []Row `json:"rows"`
+}
+
+// Row is one strategy combination averaged over problems.
+type Row struct {
+	Mode    rank.Mode `json:"mode"`
+	Select  string    `json:"select"`
+	Rank    string    `json:"rank"`
+	Protect bool      `json:"protect_correct"`
+	// PassAt maps k to the mean pass@k@m for m = 0…MaxQuestions.
+	PassAt map[int][]float64 `json:"pass_at"`
+	// Questions is the mean number of questions asked.
+	Questions float64 `json:"questions"`
+}
+
+type rowKey struct {
+	mode      rank.Mode
+	sel, rank string
+	protect   bool
+}
+
+// Summarize averages results. Every problem counts at every m (runs carry
+// their last state forward).
+func Summarize(results []Result, cfg Config) Summary {
+	sum := Summary{Problems: len(results), Config: cfg, Baseline: map[int]float64{}}
+	acc := map[rowKey]*Row{}
+	var order []rowKey
+	for _, rk := range cfg.Rankers {
+		for _, protect := range cfg.Protect {
+			for _, sel := range cfg.Selectors {
+				for _, mode := range cfg.Modes {
+					k := rowKey{mode, sel, rk, protect}
+					order = append(order, k)
+					acc[k] = &Row{Mode: mode, Select: sel, Rank: rk, Protect: protect, PassAt: map[int][]float64{}}
+					for _, kk := range cfg.Ks {
+						acc[k].PassAt[kk] = make([]float64, cfg.MaxQuestions+1)
+					}
+				}
+			}
+		}
+	}
+	n := float64(max(len(results), 1))
+	for _, r := range results {
+		for k, v := range r.Baseline {
+			sum.Baseline[k] += v / n
+		}
+		for _, run := range r.Runs {
+			row := acc[rowKey{run.Mode, run.Select, run.Rank, run.Protect}]
+			if row == nil {
+				continue
+			}
+			for k, vs := range run.PassAt {
+				for m := range min(len(vs), len(row.PassAt[k])) {
+					row.PassAt[k][m] += vs[m] / n
+				}
+			}
+			row.Questions += float64(len(run.Asked)) / n
+		}
+	}
+	for _, k := range order {
+		sum.Rows = append(sum.Rows, *acc[k])
+	}
+	return sum
+}
+
+func pct(v float64) string { return strconv.FormatFloat(100*v, 'f', 2, 64) }
+
+func protectName(p bool) string {
+	if p {
+		return "protect-correct"
+	}
+	return "strict"
+}
+
+// Markdown writes the summary as tables shaped like the paper's Table IV: for
+// each k, each code ranking and each protect setting, one row per selection
+// strategy with the baseline pass@k of raw samples and pass@k@m for each mode
+// and m. Values are percentages.
+func (s Summary) Markdown(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", s.Title)
+	for _, n := range s.Notes {
+		fmt.Fprintf(&b, "- %s\n", n)
+	}
+	fmt.Fprintf(&b, "- problems: %d; max questions: %d; seed: %d; user noise ε = %g\n", s.Problems, s.Config.MaxQuestions, s.Config.Seed, s.Config.Noise)
+	fmt.Fprintf(&b, "- baseline (raw samples, unbiased estimator):")
+	for _, k := range sortedKeys(s.Baseline) {
+		fmt.Fprintf(&b, " pass@%d = %s%%", k, pct(s.Baseline[k]))
+	}
+	b.WriteString("\n- pass@k@m: after m questions, whether one of the top k ranked remaining candidates passes the hidden tests (ties: multiplicity-weighted random pick; every problem counts at every m; no candidates left = failure)\n")
+	for _, k := range s.Config.Ks {
+		for _, rk := range s.Config.Rankers {
+			for _, protect := range s.Config.Protect {
+				fmt.Fprintf(&b, "\n## pass@%d@m — code ranking `%s`, %s\n\n", k, rk, protectName(protect))
+				s.table(&b, k, rk, protect)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (s Summary) table(b *strings.Builder, k int, rk string, protect bool) {
+	bks := sortedKeys(s.Baseline)
+	b.WriteString("| select |")
+	for _, bk := range bks {
+		fmt.Fprintf(b, " pass@%d |", bk)
+	}
+	for _, mode := range s.Config.Modes {
+		for m := 0; m <= s.Config.MaxQuestions; m++ {
+			fmt.Fprintf(b, " %s m=%d |", modeLabel(mode), m)
+		}
+	}
+	b.WriteString("\n|---|")
+	b.WriteString(strings.Repeat("---:|", len(bks)+len(s.Config.Modes)*(s.Config.MaxQuestions+1)))
+	b.WriteString("\n")
+	for _, sel := range s.Config.Selectors {
+		fmt.Fprintf(b, "| %s |", sel)
+		for _, bk := range bks {
+			fmt.Fprintf(b, " %s |", pct(s.Baseline[bk]))
+		}
+		for _, mode := range s.Config.Modes {
+			row := s.find(mode, sel, rk, protect)
+			for m := 0; m <= s.Config.MaxQuestions; m++ {
+				fmt.Fprintf(b, " %s |", pct(row.PassAt[k][m]))
+			}
+		}
+		b.WriteString("\n")
+	}
+}
+
+func modeLabel(m rank.Mode) string {
+	if m == rank.Output {
+		return "Output"
+	}
+	return "PassFail"
+}
+
+func (s Summary) find(mode rank.Mode, sel, rk string, protect bool) Row {
+	for _, r := range s.Rows {
+		if r.Mode == mode && r.Select == sel && r.Rank == rk && r.Protect == protect {
+			return r
+		}
+	}
+	return Row{PassAt: map[int][]float64{}}
+}
+
+// CSV writes the summary in long form: one line per (strategy, k, m), plus
+// baseline lines with select "baseline". Values are fractions.
+func (s Summary) CSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"mode", "select", "rank", "protect_correct", "k", "m", "value", "problems"})
+	probs := strconv.Itoa(s.Problems)
+	for _, k := range sortedKeys(s.Baseline) {
+		_ = cw.Write([]string{"", "baseline", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Baseline[k], 'f', 6, 64), probs})
+	}
+	for _, r := range s.Rows {
+		for _, k := range sortedKeys(r.PassAt) {
+			for m, v := range r.PassAt[k] {
+				_ = cw.Write([]string{r.Mode.String(), r.Select, r.Rank, strconv.FormatBool(r.Protect),
+					strconv.Itoa(k), strconv.Itoa(m), strconv.FormatFloat(v, 'f', 6, 64), probs})
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,217 @@
+package eval
+
+import (
+	"context"
+	"fmt"
+	"hash/fnv"
+
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/oracle"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/session"
+)
+
+// Problem is one benchmark problem ready to simulate: candidates, tests, the
+// matrix, the hidden verdicts and the simulated user.
+type Problem struct {
+	// ID is the dataset's task id.
+	ID string
+	// Task describes the problem for the sessions.
+	Task session.Task
+	// Samples is the number of raw code samples n (including those that did
+	// not extract to a candidate), for pass@k.
+	Samples int
+	// Candidates are the distinct programs with multiplicities.
+	Candidates []extract.Candidate
+	// Tests are the distinct generated tests.
+	Tests []extract.Test
+	// Results[c][t] is the result of Tests[t] on Candidates[c].
+	Results [][]execute.Result
+	// Correct[c] reports whether Candidates[c] passes the hidden tests.
+	Correct []bool
+	// User answers the questions.
+	User *oracle.User
+	// Comparer decides `output` answers (Output mode).
+	Comparer session.Comparer
+	// Prior optionally scores candidates (see rank.PoolInput.Prior).
+	Prior []float64
+}
+
+// Config says which strategies to simulate.
+type Config struct {
+	// Modes are the answer modes.
+	Modes []rank.Mode `json:"modes"`
+	// Selectors name test selection strategies (rank.ParseSelector).
+	Selectors []string `json:"select"`
+	// Rankers name code ranking strategies (rank.ParseRanker).
+	Rankers []string `json:"rank"`
+	// Protect lists the settings of the protect-correct rule to run: false
+	// (strict), true, or both.
+	Protect []bool `json:"protect"`
+	// MaxQuestions is the largest m.
+	MaxQuestions int `json:"max_questions"`
+	// Ks are the k of pass@k@m.
+	Ks []int `json:"ks"`
+	// BaselineKs are the k of the baseline pass@k of raw samples.
+	BaselineKs []int `json:"baseline_ks"`
+	// Seed seeds the random selector.
+	Seed uint64 `json:"seed"`
+	// Noise is the simulated user's error rate ε (its seed is Seed).
+	Noise float64 `json:"noise"`
+}
+
+// Validate checks the configuration.
+func (c Config) Validate() error {
+	switch {
+	case len(c.Modes) == 0 || len(c.Selectors) == 0 || len(c.Rankers) == 0 || len(c.Protect) == 0:
+		return fmt.Errorf("nothing to simulate: give at least one mode, selection strategy and ranking strategy")
+	case c.MaxQuestions < 0:
+		return fmt.Errorf("max questions %d is negative", c.MaxQuestions)
+	case c.Noise < 0 || c.Noise > 1:
+		return fmt.Errorf("noise %v is not a probability; give a value in [0, 1]", c.Noise)
+	}
+	for _, s := range c.Selectors {
+		if _, err := rank.ParseSelector(s); err != nil {
+			return err
+		}
+	}
+	for _, r := range c.Rankers {
+		if _, err := rank.ParseRanker(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Result is what one problem contributes to a benchmark: a JSONL line.
+type Result struct {
+	// ID is the task id.
+	ID string `json:"task_id"`
+	// Config is the hash of the benchmark's settings (see Settings.Hash).
+	Config string `json:"config"`
+	// Samples is n, the number of raw code samples.
+	Samples int `json:"n"`
+	// CorrectSamples is c, how many raw samples pass the hidden tests.
+	CorrectSamples int `json:"c"`
+	// Candidates and Tests count the distinct programs and tests.
+	Candidates int `json:"candidates"`
+	Tests      int `json:"tests"`
+	// Baseline maps k to the unbiased pass@k of the raw samples.
+	Baseline map[int]float64 `json:"baseline"`
+	// Runs holds one entry per strategy combination.
+	Runs []Run `json:"runs"`
+}
+
+// Run is one strategy combination on one problem.
+type Run struct {
+	Mode    rank.Mode `json:"mode"`
+	Select  string    `json:"select"`
+	Rank    string    `json:"rank"`
+	Protect bool      `json:"protect_correct"`
+	// PassAt maps k to pass@k@m for m = 0…MaxQuestions (carried forward
+	// after the session stops).
+	PassAt map[int][]float64 `json:"pass_at"`
+	// Remaining is the number of remaining candidates after m questions.
+	Remaining []int `json:"remaining"`
+	// Asked lists the questions and answers in order.
+	Asked []Asked `json:"asked"`
+	// Stop says why the session ended before MaxQuestions, if it did.
+	Stop string `json:"stop"`
+}
+
+// Asked is one question and the simulated user's answer.
+type Asked struct {
+	Test   int    `json:"test"`
+	Answer string `json:"answer"`
+}
+
+// Simulate runs every strategy combination of cfg on one problem.
+func Simulate(ctx context.Context, p Problem, cfg Config) (Result, error) {
+	res := Result{ID: p.ID, Samples: p.Samples, Candidates: len(p.Candidates), Tests: len(p.Tests), Baseline: map[int]float64{}}
+	for i, c := range p.Candidates {
+		if p.Correct[i] {
+			res.CorrectSamples += c.Count
+		}
+	}
+	for _, k := range cfg.BaselineKs {
+		res.Baseline[k] = PassAtK(res.Samples, res.CorrectSamples, k)
+	}
+	rankers := make([]rank.Ranker, len(cfg.Rankers))
+	for i, name := range cfg.Rankers {
+		r, err := rank.ParseRanker(name)
+		if err != nil {
+			return Result{}, err
+		}
+		rankers[i] = r
+	}
+	for _, mode := range cfg.Modes {
+		for _, sel := range cfg.Selectors {
+			for _, protect := range cfg.Protect {
+				runs, err := simulateOne(ctx, p, cfg, mode, sel, protect, rankers)
+				if err != nil {
+					return Result{}, fmt.Errorf("%s %s/%s: %w", p.ID, mode, sel, err)
+				}
+				res.Runs = append(res.Runs, runs...)
+			}
+		}
+	}
+	return res, nil
+}
+
+// simulateOne runs one session (mode, selector, protect) and scores it with
+// every ranker at every m: selection does not depend on the ranker.
+func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel string, protect bool, rankers []rank.Ranker) ([]Run, error) {
+	spec := session.Spec{
+		Task: p.Task, Candidates: p.Candidates, Tests: p.Tests, Results: p.Results,
+		Mode: mode, Select: sel, Rank: cfg.Rankers[0], MaxQuestions: cfg.MaxQuestions,
+		Seed: problemSeed(cfg.Seed, p.ID), Prior: p.Prior, Correct: p.Correct, ProtectCorrect: protect,
+	}
+	s, err := session.New(spec, p.Comparer)
+	if err != nil {
+		return nil, err
+	}
+	user := *p.User
+	user.Key, user.Options.Noise, user.Options.Seed = p.ID, cfg.Noise, cfg.Seed
+	runs := make([]Run, len(rankers))
+	for i, r := range rankers {
+		runs[i] = Run{Mode: mode, Select: sel, Rank: r.Name(), Protect: protect, PassAt: map[int][]float64{}}
+	}
+	var asked []Asked
+	stop := ""
+	for m := 0; m <= cfg.MaxQuestions; m++ {
+		if m > 0 && stop == "" {
+			q, ok := s.Next()
+			if ok {
+				a := user.Answer(mode, q.Test)
+				if err := s.Answer(ctx, q.Test, a); err != nil {
+					return nil, fmt.Errorf("question %d: %w", m, err)
+				}
+				asked = append(asked, Asked{Test: q.Test, Answer: a.String()})
+			} else {
+				stop = s.Status().String()
+			}
+		}
+		for i, r := range rankers {
+			ranking := rank.Rank(r, s.Pool(), s.Alive(), s.Unasked())
+			for _, k := range cfg.Ks {
+				runs[i].PassAt[k] = append(runs[i].PassAt[k], TopK(ranking, s.Pool().Count, func(c int) bool { return p.Correct[c] }, k))
+			}
+			runs[i].Remaining = append(runs[i].Remaining, len(s.Alive()))
+		}
+	}
+	if stop == "" && s.Status() != session.Running {
+		stop = s.Status().String()
+	}
+	for i := range runs {
+		runs[i].Asked, runs[i].Stop = asked, stop
+	}
+	return runs, nil
+}
+
+// problemSeed derives a problem's random-selector seed from the run's seed.
+func problemSeed(seed uint64, id string) uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d\x00%s", seed, id)
+	return h.Sum64()
+}
