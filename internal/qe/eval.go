@@ -1,0 +1,140 @@
+package qe
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"github.com/ticoder/ticoder/internal/progress"
+)
+
+// EvalOptions control Evaluate.
+type EvalOptions struct {
+	// CutOff is the nDCG cut-off k (0: rank everything).
+	CutOff int
+	// Concurrency is how many problems are scored at once (0: GOMAXPROCS).
+	Concurrency int
+	// Progress receives one unit per problem; nil means none.
+	Progress progress.Reporter
+}
+
+// Evaluation is an estimator's scores on a test pool and their nDCG.
+type Evaluation struct {
+	Estimator string `json:"estimator"`
+	Ranking
+	// Scores[i][j] is the score of solution j of test task i.
+	Scores [][]float64 `json:"-"`
+}
+
+// Evaluate scores every task of the test pool with est and ranks them.
+func Evaluate(ctx context.Context, est Estimator, test *Pool, opts EvalOptions) (*Evaluation, error) {
+	scores, err := ScoreTasks(ctx, est, test, opts)
+	if err != nil {
+		return nil, err
+	}
+	r, err := Rank(PoolLabels(test), scores, opts.CutOff)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate %s: %w", est.Name(), err)
+	}
+	return &Evaluation{Estimator: est.Name(), Ranking: r, Scores: scores}, nil
+}
+
+// PoolLabels returns the 0/1 labels of every task's solutions.
+func PoolLabels(p *Pool) [][]float64 {
+	out := make([][]float64, len(p.Tasks))
+	for i, t := range p.Tasks {
+		out[i] = t.Labels()
+	}
+	return out
+}
+
+// ScoreTasks runs est on every task of a pool, several tasks at once.
+func ScoreTasks(ctx context.Context, est Estimator, test *Pool, opts EvalOptions) ([][]float64, error) {
+	n := opts.Concurrency
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	rep := progress.OrNop(opts.Progress)
+	rep.Start(est.Name(), len(test.Tasks))
+	defer rep.Finish()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	scores := make([][]float64, len(test.Tasks))
+	jobs := make(chan int)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	for w := 0; w < n; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				t := test.Tasks[i]
+				s, err := est.Score(ctx, t.Problem, t.Codes())
+				if err == nil && len(s) != len(t.Solutions) {
+					err = fmt.Errorf("returned %d scores for %d candidates", len(s), len(t.Solutions))
+				}
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = fmt.Errorf("%s on %s: %w", est.Name(), t.TaskID, err)
+					}
+					mu.Unlock()
+					cancel()
+					continue
+				}
+				scores[i] = s
+				rep.Add(1)
+			}
+		}()
+	}
+feed:
+	for i := range test.Tasks {
+		select {
+		case jobs <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return scores, nil
+}
+
+// SplitDev splits a pool by problem into a training part and a development
+// part holding frac of the problems, chosen by a seeded shuffle (the paper
+// tunes k on a 10% MBPP dev split). Both parts keep the pool's task order.
+func SplitDev(p *Pool, frac float64, seed uint64) (train, dev *Pool) {
+	idx := make([]int, len(p.Tasks))
+	for i := range idx {
+		idx[i] = i
+	}
+	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	r.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+	nDev := int(float64(len(idx))*frac + 0.5)
+	isDev := make([]bool, len(p.Tasks))
+	for _, i := range idx[:nDev] {
+		isDev[i] = true
+	}
+	train = &Pool{Name: p.Name + "-train"}
+	dev = &Pool{Name: p.Name + "-dev"}
+	for i, t := range p.Tasks {
+		if isDev[i] {
+			dev.Tasks = append(dev.Tasks, t)
+		} else {
+			train.Tasks = append(train.Tasks, t)
+		}
+	}
+	return train, dev
+}

@@ -1,0 +1,121 @@
+package qe
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// TLS is the token-level-similarity baseline (after CodeBERTScore): a
+// candidate's score is its mean BERTScore-style F1 against the other
+// candidates of the same problem, where
+//
+//	P(x, y) = Σ_{t∈x} w(t)·max_{u∈y} sim(t, u) / Σ_{t∈x} w(t),  R(x, y) = P(y, x),
+//	F1 = 2PR/(P+R).
+//
+// With a Lexical model the "token vectors" are one-hot (sim = 1 for equal
+// tokens, else 0) and w is the token's idf in the solution field, so P is
+// the idf-weighted share of x's tokens that occur in y. With any other
+// Embedder (an embeddings API has no per-token output) the units are the
+// non-blank lines of the code, each embedded, with w = 1. Cost: n² token
+// alignments per problem (and, for an API embedder, one embedding per line).
+type TLS struct {
+	// Lexical, if set, selects token overlap.
+	Lexical *Lexical
+	// Embedder is used for line vectors when Lexical is nil.
+	Embedder Embedder
+}
+
+// Name implements Estimator.
+func (e *TLS) Name() string { return "tls" }
+
+// Score implements Estimator.
+func (e *TLS) Score(ctx context.Context, _ Problem, candidates []string) ([]float64, error) {
+	if e.Lexical != nil {
+		return e.lexical(candidates), nil
+	}
+	if e.Embedder == nil {
+		return nil, fmt.Errorf("tls: no lexical model and no embedder configured")
+	}
+	return e.lines(ctx, candidates)
+}
+
+// lexical computes idf-weighted exact-match BERTScore F1.
+func (e *TLS) lexical(candidates []string) []float64 {
+	type bag struct {
+		w     map[uint64]float64 // token → idf · occurrences
+		total float64
+	}
+	bags := make([]bag, len(candidates))
+	for i, c := range candidates {
+		b := bag{w: map[uint64]float64{}}
+		for _, t := range Tokenize(c, e.Lexical.opts.Tokenizer) {
+			k := tokenKey(t)
+			idf := e.Lexical.IDF(SolutionField, k)
+			b.w[k] += idf
+			b.total += idf
+		}
+		bags[i] = b
+	}
+	prec := func(x, y bag) float64 {
+		if x.total == 0 {
+			return 0
+		}
+		var s float64
+		for k, w := range x.w {
+			if _, ok := y.w[k]; ok {
+				s += w
+			}
+		}
+		return s / x.total
+	}
+	return meanPairwise(len(bags), func(i, j int) float64 {
+		return f1(prec(bags[i], bags[j]), prec(bags[j], bags[i]))
+	})
+}
+
+// lines computes BERTScore F1 over embedded code lines.
+func (e *TLS) lines(ctx context.Context, candidates []string) ([]float64, error) {
+	var all []string
+	spans := make([][2]int, len(candidates))
+	for i, c := range candidates {
+		start := len(all)
+		for _, l := range strings.Split(c, "\n") {
+			if l = strings.TrimSpace(l); l != "" {
+				all = append(all, l)
+			}
+		}
+		spans[i] = [2]int{start, len(all)}
+	}
+	vs, err := e.Embedder.Embed(ctx, SolutionField, all)
+	if err != nil {
+		return nil, fmt.Errorf("tls: embed lines: %w", err)
+	}
+	prec := func(x, y []Vector) float64 {
+		if len(x) == 0 || len(y) == 0 {
+			return 0
+		}
+		var s float64
+		for _, a := range x {
+			best := -1.0
+			for _, b := range y {
+				if c := Cosine(a, b); c > best {
+					best = c
+				}
+			}
+			s += best
+		}
+		return s / float64(len(x))
+	}
+	lines := func(i int) []Vector { return vs[spans[i][0]:spans[i][1]] }
+	return meanPairwise(len(candidates), func(i, j int) float64 {
+		return f1(prec(lines(i), lines(j)), prec(lines(j), lines(i)))
+	}), nil
+}
+
+func f1(p, r float64) float64 {
+	if p+r <= 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
