@@ -41,7 +41,7 @@
 //   - StyleAuto: each block whose first non-blank line is at column 0 is a
 //     full program, any other is a body; the first block that yields a
 //     program wins.
-//   - The program must parse (else Stats.Syntax, or Stats.Truncated when the
+//   - The program must parse and compile (else Stats.Syntax, or Stats.Truncated when the
 //     error is on the last line) and define the entry point (else
 //     Stats.NoEntryPoint).
 //
@@ -70,8 +70,12 @@
 //     an import) is never setup. A loop or with-block containing assertions
 //     is one test.
 //   - A test that never calls the entry point is dropped
-//     (Stats.NoEntryPoint). Other statements are counted as Stats.Setup when
-//     some test uses them and Stats.NotTest otherwise.
+//     (Stats.NoEntryPoint); so is one that reads a name that nothing binds
+//     (not the test, its setup, the builtins nor the problem's prompt), such
+//     as the placeholder in assert f(1) == ____ (Stats.Unbound), and one
+//     that does not compile (Stats.Syntax: a stray return or break). Other
+//     statements are counted as Stats.Setup when some test uses them and
+//     Stats.NotTest otherwise.
 //   - assert X == Y where X calls the entry point (anywhere in X) and Y does
 //     not: Input X, Expected Y. Where only Y is a direct call of the entry
 //     point the sides are swapped. Code is then "assert INPUT == EXPECTED",

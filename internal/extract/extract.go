@@ -78,6 +78,7 @@ type pyTests struct {
 		Syntax       int `json:"syntax"`
 		Truncated    int `json:"truncated"`
 		NoEntryPoint int `json:"no_entry_point"`
+		Unbound      int `json:"unbound"`
 		NotTest      int `json:"not_test"`
 	} `json:"stats"`
 	Failed string `json:"failed"`
@@ -151,7 +152,10 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 		return nil, Stats{}, fmt.Errorf("extract tests of %s: %d cut flags for %d completions", p.ID, len(opts.Cut), len(completions))
 	}
 	arg := func(lo, hi int) any {
-		a := map[string]any{"entry_point": p.EntryPoint, "prefix": opts.Prefix, "completions": completions[lo:hi]}
+		a := map[string]any{
+			"entry_point": p.EntryPoint, "prompt": p.Prompt, "context": p.Context,
+			"prefix": opts.Prefix, "completions": completions[lo:hi],
+		}
 		if opts.Cut != nil {
 			a["cut"] = opts.Cut[lo:hi]
 		}
@@ -176,7 +180,7 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 		}
 		s := r.Stats
 		st.Add(Stats{Pieces: s.Pieces, Setup: s.Setup, Empty: s.Empty, Syntax: s.Syntax,
-			Truncated: s.Truncated, NoEntryPoint: s.NoEntryPoint, NotTest: s.NotTest})
+			Truncated: s.Truncated, NoEntryPoint: s.NoEntryPoint, Unbound: s.Unbound, NotTest: s.NotTest})
 		for _, t := range r.Tests {
 			if t.Key == "" || t.Code == "" {
 				st.Failed++

@@ -43,7 +43,10 @@ Tests
     statements it depends on (transitively) as setup; statements that bind
     the entry point itself are never setup. A loop or with-block containing
     assertions is one test. Tests that never call the entry point are dropped
-    ("no_entry_point"); other statements no test uses are "not_test".
+    ("no_entry_point"), and so are tests that read a name nothing binds (not
+    the test, its setup, the builtins nor the problem's prompt), such as the
+    placeholder in assert f(1) == ____ ("unbound"). Tests that do not
+    compile are "syntax". Other statements no test uses are "not_test".
   * assert X == Y where X calls the entry point and Y does not: input X,
     expected Y; where only Y is a direct call of the entry point the sides
     are swapped. The code is then "assert INPUT == EXPECTED".
@@ -52,12 +55,16 @@ in the tree); the key is its SHA-256.
 """
 
 import ast
+import builtins
 import hashlib
+import symtable
 
 _CONTINUATION = ("else", "elif", "except", "finally", ")", "]", "}")
 _PY_LANGS = ("", "python", "py", "python3", "py3", "pycon", "ipython")
 _TAGS = ("code", "python", "tests", "test")
 _MAX_TRIES = 64  # cut points tried per sample before giving up
+# Names every test namespace has without defining them.
+_PREDEFINED = set(dir(builtins)) | {"__name__", "__builtins__", "__doc__", "__file__", "__spec__", "__loader__", "__package__"}
 
 
 # ---------------------------------------------------------------------------
@@ -70,6 +77,33 @@ def _parse(src):
         return ast.parse(src), None
     except Exception as e:  # SyntaxError, ValueError (NUL), RecursionError, MemoryError
         return None, e
+
+
+def _compiles(src):
+    """None if src compiles (what ast.parse accepts may not: a stray return), else the error."""
+    try:
+        compile(src, "<extract>", "exec", dont_inherit=True)
+        return None
+    except Exception as e:
+        return e
+
+
+def _unbound(src, known):
+    """The names src reads at module level (or as globals of its functions)
+    that neither src, the builtins nor known bind; None if it cannot tell."""
+    if "import *" in src:
+        return None
+    top = symtable.symtable(src, "<test>", "exec")
+    bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
+    free = set()
+    stack = [top]
+    while stack:
+        t = stack.pop()
+        for sym in t.get_symbols():
+            if sym.is_referenced() and (t is top or sym.is_global()):
+                free.add(sym.get_name())
+        stack.extend(t.get_children())
+    return free - bound - known - _PREDEFINED
 
 
 def _indent(line):
@@ -333,8 +367,8 @@ def _join_lines(lines, ranges):
 def _finish(program):
     program = "\n".join(l.rstrip() for l in program.rstrip().splitlines()) + "\n"
     tree, err = _parse(program)
-    if tree is None:
-        return {"drop": "syntax", "error": str(err)}
+    if tree is None or _compiles(program) is not None:
+        return {"drop": "syntax", "error": str(err or _compiles(program))}
     return {"program": program, "key": _key(tree)}
 
 
@@ -668,7 +702,7 @@ def _split(node, entry):
     return None
 
 
-def _test(units, k, entry):
+def _test(units, k, entry, known):
     """The test dict of unit k, or a drop reason."""
     node = _NoMessage().visit(units[k][1])
     deps = _setup(units, k, node, entry)
@@ -684,11 +718,16 @@ def _test(units, k, entry):
     setup = "\n".join(ast.unparse(ast.fix_missing_locations(units[d][1])) for d in deps)
     if setup:
         t["setup"] = setup
-    t["key"] = _source_key(setup + "\n" + t["code"])
+    src = setup + "\n" + t["code"]
+    if _compiles(src) is not None:
+        return None, "syntax", deps
+    if _unbound(src, known | {entry}):
+        return None, "unbound", deps
+    t["key"] = _source_key(src)
     return t, None, deps
 
 
-_TEST_STATS = ("pieces", "kept", "setup", "empty", "syntax", "truncated", "no_entry_point", "not_test")
+_TEST_STATS = ("pieces", "kept", "setup", "empty", "syntax", "truncated", "no_entry_point", "unbound", "not_test")
 
 
 def _cut_last_line(block, items):
@@ -704,7 +743,19 @@ def _cut_last_line(block, items):
     return items[:-1] + split_top(head) + [("bad", lines[-1], "truncated", n - 1, n)]
 
 
-def _tests_one(text, entry, cut):
+def _known_names(prompt, context):
+    """Top-level names of the problem's prompt (else its context)."""
+    for src in (prompt, context):
+        tree, _ = _parse(src or "")
+        if tree is not None and tree.body:
+            names = set()
+            for st in tree.body:
+                names |= _bound(st)
+            return names
+    return set()
+
+
+def _tests_one(text, entry, cut, known):
     stats = dict.fromkeys(_TEST_STATS, 0)
     text = _join_bare_asserts(text)
     _, blocks = _blocks(text)
@@ -721,7 +772,7 @@ def _tests_one(text, entry, cut):
                 stats["empty" if u[1].strip() in ("assert", "assert\\") else u[2]] += 1
             elif u[0] == "test":
                 stats["pieces"] += 1
-                t, reason, deps = _test(units, k, entry)
+                t, reason, deps = _test(units, k, entry, known)
                 if t is None:
                     stats[reason] += 1
                     continue
@@ -738,7 +789,8 @@ def _tests_one(text, entry, cut):
 def extract_tests(arg):
     """Extracts single-assertion tests from each completion.
 
-    arg: {"entry_point", "prefix", "completions": [str], "cut": [bool]}: each
+    arg: {"entry_point", "prompt", "context", "prefix", "completions": [str],
+    "cut": [bool]}: each
     completion is prefixed by prefix; cut[i] says completion i was cut off
     (its last line is incomplete). Returns {"samples": [{"tests": [{"setup",
     "code", "input", "expected", "key"}], "stats": {...}} or {"failed": error}]}.
@@ -746,11 +798,15 @@ def extract_tests(arg):
     entry = arg.get("entry_point") or ""
     prefix = arg.get("prefix") or ""
     cut = arg.get("cut") or []
+    try:
+        known = _known_names(arg.get("prompt"), arg.get("context"))
+    except Exception:  # a prompt that breaks symtable: check nothing extra
+        known = set()
     out = []
     for i, c in enumerate(arg.get("completions") or []):
         try:
             text = c if isinstance(c, str) else ""
-            out.append(_tests_one(prefix + text, entry, i < len(cut) and bool(cut[i])))
+            out.append(_tests_one(prefix + text, entry, i < len(cut) and bool(cut[i]), known))
         except Exception as e:  # a bug here must not lose the other samples
             out.append({"failed": "%s: %s" % (type(e).__name__, e)})
     return {"samples": out}

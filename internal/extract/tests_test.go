@@ -12,6 +12,13 @@ import (
 
 var fProblem = dataset.Problem{ID: "t/f", Prompt: "def f(x):\n    pass\n", EntryPoint: "f"}
 
+var listProblem = dataset.Problem{
+	ID:         "t/g",
+	Prompt:     "from typing import List\n\n\ndef helper(x):\n    return x\n\n\ndef g(xs: List[int]) -> int:\n    \"\"\"Doc.\"\"\"\n",
+	Context:    "from typing import List\n\n\ndef helper(x):\n    return x\n",
+	EntryPoint: "g",
+}
+
 // io returns an input/expected test.
 func io(setup, input, expected string) execute.Test {
 	return execute.Test{Setup: setup, Code: "assert " + input + " == " + expected, Input: input, Expected: expected}
@@ -20,6 +27,7 @@ func io(setup, input, expected string) execute.Test {
 func TestTests(t *testing.T) {
 	cases := []struct {
 		name   string
+		p      dataset.Problem
 		prefix string
 		cut    bool
 		in     string
@@ -63,7 +71,7 @@ func TestTests(t *testing.T) {
 		{name: "wrapper called with the entry point", in: "def run_tests(g):\n    assert g(1) == 2\n\nrun_tests(f)\n",
 			want: []execute.Test{io("", "f(1)", "2")}},
 		{name: "scopes do not share setup", in: "def test_a():\n    x = 1\n    assert f(x) == 1\n\ndef test_b():\n    assert f(x) == 2\n",
-			want: []execute.Test{io("x = 1", "f(x)", "1"), io("", "f(x)", "2")}, stats: Stats{Setup: 1}},
+			want: []execute.Test{io("x = 1", "f(x)", "1")}, stats: Stats{Setup: 1, Unbound: 1}},
 		{name: "unittest", in: "import unittest\n\nclass TestF(unittest.TestCase):\n    def test_one(self):\n        self.assertEqual(f(1), 2)\n        self.assertTrue(f(2))\n        self.assertIsNone(f(0), 'msg')\n\nif __name__ == '__main__':\n    unittest.main()\n",
 			want: []execute.Test{io("", "f(1)", "2"), {Code: "assert f(2)"}, {Code: "assert f(0) is None"}}, stats: Stats{NotTest: 1}},
 		{name: "pytest parametrize", in: "import pytest\n\n@pytest.mark.parametrize('x, y', [(1, 2), (3, 4)])\ndef test_f(x, y):\n    assert f(x) == y\n",
@@ -74,6 +82,12 @@ func TestTests(t *testing.T) {
 			want: []execute.Test{{Code: "for x in [1, 2]:\n    assert f(x) > 0"}}},
 		{name: "fenced chat answer", in: "Tests:\n```python\nassert f(1) == 2\n```\nand\n```python\nassert f(2) == 3\n```\n```text\nassert f(9) == 9\n```",
 			want: []execute.Test{io("", "f(1)", "2"), io("", "f(2)", "3")}},
+		{name: "placeholder names", in: "assert f(1) == ____\nassert ____(f(2) == 3)\nassert f(len([x for x in 'ab'])) == List\nassert f(abs(-1)) == 1\n",
+			want: []execute.Test{io("", "f(abs(-1))", "1")}, stats: Stats{Unbound: 3}},
+		{name: "names from the prompt are bound", p: listProblem, in: "assert g(List) == helper(1)\n",
+			want: []execute.Test{io("", "g(List)", "helper(1)")}},
+		{name: "does not compile", in: "for x in [1]:\n    assert f(x) == 1\n    return\nbreak\nassert f(2) == 2\n",
+			want: []execute.Test{io("", "f(2)", "2")}, stats: Stats{Syntax: 1, NotTest: 1}},
 		{name: "tagged", in: "<tests>\nassert f(1) == 2\n</tests>",
 			want: []execute.Test{io("", "f(1)", "2")}},
 	}
@@ -83,7 +97,11 @@ func TestTests(t *testing.T) {
 			if tc.cut {
 				opts.Cut = []bool{true}
 			}
-			got, st, err := Tests(context.Background(), testPool, fProblem, []string{tc.in}, opts)
+			p := tc.p
+			if p.EntryPoint == "" {
+				p = fProblem
+			}
+			got, st, err := Tests(context.Background(), testPool, p, []string{tc.in}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -50,6 +50,10 @@ type Stats struct {
 	// NoEntryPoint counts programs that do not define the entry point and
 	// tests that do not call it.
 	NoEntryPoint int `json:"no_entry_point"`
+	// Unbound counts tests that read a name nothing defines (not the test,
+	// its setup, the builtins nor the problem's prompt), such as the
+	// placeholder in assert f(1) == ____.
+	Unbound int `json:"unbound,omitempty"`
 	// NotTest counts statements that are neither an assertion nor the setup
 	// of one (prints, stray imports, stubs of the function).
 	NotTest int `json:"not_test,omitempty"`
@@ -60,7 +64,7 @@ type Stats struct {
 
 // Dropped returns the number of pieces dropped, whatever the reason.
 func (s Stats) Dropped() int {
-	return s.Empty + s.Syntax + s.Truncated + s.NoEntryPoint + s.NotTest + s.Failed
+	return s.Empty + s.Syntax + s.Truncated + s.NoEntryPoint + s.Unbound + s.NotTest + s.Failed
 }
 
 // Add adds o's counters to s.
@@ -75,6 +79,7 @@ func (s *Stats) Add(o Stats) {
 	s.Syntax += o.Syntax
 	s.Truncated += o.Truncated
 	s.NoEntryPoint += o.NoEntryPoint
+	s.Unbound += o.Unbound
 	s.NotTest += o.NotTest
 	s.Failed += o.Failed
 }
