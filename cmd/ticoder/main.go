@@ -66,6 +66,7 @@ pass@k of sample files, and estimates code quality without tests.`,
 
 	root.AddCommand(
 		newCheckCommand(g),
+		newGenCommand(g),
 	)
 	return root
 }
