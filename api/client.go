@@ -39,6 +39,12 @@ func NewClient(base string, hc *http.Client) *Client {
 	return &Client{base: strings.TrimRight(base, "/"), http: hc}
 }
 
+// Info describes the server.
+func (c *Client) Info(ctx context.Context) (*Info, error) {
+	var out Info
+	return &out, c.do(ctx, http.MethodGet, "/api/info", nil, &out)
+}
+
 // Demos lists the built-in demo problems.
 func (c *Client) Demos(ctx context.Context) ([]Demo, error) {
 	var out []Demo

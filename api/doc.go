@@ -3,6 +3,7 @@
 //
 // The API is JSON over HTTP:
 //
+//	GET  /api/info                            → Info
 //	GET  /api/demos                           → []Demo
 //	POST /api/sessions          CreateSession → Session
 //	GET  /api/sessions/{id}                   → Session (with the pending question)

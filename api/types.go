@@ -180,3 +180,16 @@ type Export struct {
 	Passed   bool     `json:"passed"`
 	Failures []string `json:"failures,omitempty"`
 }
+
+// Info describes the server: GET /api/info.
+type Info struct {
+	// Model is the model that writes candidates for non-demo sessions;
+	// empty when the server has none (demos only).
+	Model string `json:"model,omitempty"`
+	// Demos lists the built-in demo problems.
+	Demos []Demo `json:"demos"`
+	// Mode is the default mode of new sessions.
+	Mode string `json:"mode"`
+	// MaxQuestions is the default limit of new sessions (0: none).
+	MaxQuestions int `json:"max_questions,omitempty"`
+}

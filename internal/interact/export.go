@@ -13,8 +13,13 @@ import (
 	"github.com/ticoder/ticoder/internal/session"
 )
 
-// ErrNoCandidate is returned by Export when no candidate remains.
-var ErrNoCandidate = errors.New("no candidate is consistent with your answers")
+// Errors of Export.
+var (
+	// ErrNoCandidate: no candidate remains.
+	ErrNoCandidate = errors.New("no candidate is consistent with your answers")
+	// ErrBadCandidate: the chosen candidate is not among the remaining ones.
+	ErrBadCandidate = errors.New("no such remaining candidate")
+)
 
 var nonIdent = regexp.MustCompile(`[^A-Za-z0-9_]+`)
 
@@ -39,7 +44,7 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 	if candidate < 0 {
 		candidate = c.Candidates()[0].Index
 	} else if !slices.Contains(alive, candidate) {
-		return api.Export{}, fmt.Errorf("candidate %d is not among the remaining candidates; choose one of the list", candidate)
+		return api.Export{}, fmt.Errorf("%w: candidate %d was pruned or does not exist; choose one of the list", ErrBadCandidate, candidate)
 	}
 	name := moduleName(c.task.EntryPoint)
 	// Tests corrected with `output` are among the approved ones; list only

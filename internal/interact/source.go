@@ -182,7 +182,7 @@ func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset
 		// in the Problem but Generators only read the visible part.
 		return p, nil
 	}
-	text, what := src.Spec, "spec"
+	text, what := src.Spec, "the spec"
 	if src.SpecName != "" {
 		what = "spec file " + src.SpecName
 	}

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/session"
+)
+
+// httpError is an error with the status to send.
+type httpError struct {
+	status int
+	err    error
+}
+
+func (e *httpError) Error() string { return e.err.Error() }
+func (e *httpError) Unwrap() error { return e.err }
+
+// withStatus marks err to be sent with status.
+func withStatus(status int, err error) error { return &httpError{status: status, err: err} }
+
+// statusOf picks the HTTP status of an error.
+func statusOf(err error) int {
+	var he *httpError
+	var se *interact.SyntaxError
+	var mb *http.MaxBytesError
+	var le *llm.Error
+	switch {
+	case errors.As(err, &he):
+		return he.status
+	case errors.As(err, &mb):
+		return http.StatusRequestEntityTooLarge
+	case errors.As(err, &le):
+		return http.StatusBadGateway
+	case errors.Is(err, errNoSession):
+		return http.StatusNotFound
+	case errors.Is(err, session.ErrNotAsked), errors.Is(err, interact.ErrFinished), errors.Is(err, interact.ErrNoCandidate):
+		return http.StatusConflict
+	case errors.As(err, &se), errors.Is(err, session.ErrBadAnswer), errors.Is(err, session.ErrBadValue),
+		errors.Is(err, session.ErrNothingToUndo), errors.Is(err, demo.ErrUnknown), errors.Is(err, interact.ErrNoModel),
+		errors.Is(err, interact.ErrBadCandidate):
+		return http.StatusBadRequest
+	}
+	return http.StatusInternalServerError
+}
+
+// writeError sends err as an api.Error.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status := statusOf(err)
+	msg := err.Error()
+	var mb *http.MaxBytesError
+	if errors.As(err, &mb) {
+		msg = "the request is too large (limit " + humanBytes(mb.Limit) + "); send a shorter spec or value"
+	}
+	if status >= 500 {
+		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	} else {
+		s.log.Debug("request refused", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
+	}
+	writeJSON(w, status, api.Error{Error: msg})
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return itoa(n>>20) + " MiB"
+	case n >= 1<<10:
+		return itoa(n>>10) + " KiB"
+	}
+	return itoa(n) + " bytes"
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// writeJSON sends v with status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	if err := json.NewEncoder(w).Encode(v); err != nil {
+		slog.Debug("write response", "err", err)
+	}
+}

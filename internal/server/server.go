@@ -1,0 +1,275 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/rank"
+)
+
+// Request size limits.
+const (
+	// maxBody bounds a JSON request body (a spec file fits easily).
+	maxBody = 256 << 10
+	// maxValue bounds an `output` value.
+	maxValue = 16 << 10
+)
+
+// Options configure a Server.
+type Options struct {
+	// Builder prepares sessions; its Generator may be nil (demos only).
+	Builder *interact.Builder
+	// Runner runs sandboxed checks (output values, exports).
+	Runner execute.Runner
+	// DB stores the sessions (opened with store.Open).
+	DB *sql.DB
+	// Model names the model in the page; empty when there is none.
+	Model string
+	// Defaults are the settings of a new session that the request leaves out.
+	Defaults interact.Options
+	// Logger receives logs; nil means slog.Default().
+	Logger *slog.Logger
+}
+
+// Server serves the API and the page. It is safe for concurrent use.
+type Server struct {
+	opts  Options
+	store *sessionStore
+	log   *slog.Logger
+
+	mu   sync.Mutex
+	live map[string]*entry
+}
+
+// entry is one session in memory; mu orders the requests on it.
+type entry struct {
+	mu   sync.Mutex
+	conv *interact.Conversation
+}
+
+// New returns a server whose sessions are stored in opts.DB.
+func New(ctx context.Context, opts Options) (*Server, error) {
+	if opts.Builder == nil || opts.Runner == nil || opts.DB == nil {
+		return nil, errors.New("server: Builder, Runner and DB are required")
+	}
+	st, err := newSessionStore(ctx, opts.DB)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	return &Server{opts: opts, store: st, log: log, live: map[string]*entry{}}, nil
+}
+
+// Handler returns the HTTP handler of the API and the page.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /api/info", s.handleInfo)
+	mux.HandleFunc("GET /api/demos", s.handleDemos)
+	mux.HandleFunc("POST /api/sessions", s.handleCreate)
+	mux.HandleFunc("GET /api/sessions/{id}", s.withSession(s.handleGet))
+	mux.HandleFunc("POST /api/sessions/{id}/answer", s.withSession(s.handleAnswer))
+	mux.HandleFunc("POST /api/sessions/{id}/undo", s.withSession(s.handleUndo))
+	mux.HandleFunc("POST /api/sessions/{id}/stop", s.withSession(s.handleStop))
+	mux.HandleFunc("GET /api/sessions/{id}/candidates", s.withSession(s.handleCandidates))
+	mux.HandleFunc("GET /api/sessions/{id}/export", s.withSession(s.handleExport))
+	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, withStatus(http.StatusNotFound, fmt.Errorf("no API endpoint %s %s", r.Method, r.URL.Path)))
+	})
+	mux.Handle("/", pageHandler())
+	return securityHeaders(mux)
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) demos() []api.Demo {
+	ps, err := demo.List()
+	if err != nil {
+		s.log.Error("load demos", "err", err)
+		return nil
+	}
+	out := make([]api.Demo, len(ps))
+	for i, p := range ps {
+		out[i] = api.Demo{Name: p.Name, Title: p.Title, Summary: p.Summary}
+	}
+	return out
+}
+
+func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, api.Info{
+		Model: s.opts.Model, Demos: s.demos(), Mode: s.opts.Defaults.Mode.String(), MaxQuestions: s.opts.Defaults.MaxQuestions,
+	})
+}
+
+func (s *Server) handleDemos(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.demos())
+}
+
+// decode reads a size-limited JSON body into v.
+func decode(w http.ResponseWriter, r *http.Request, v any) error {
+	r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			return err
+		}
+		if errors.Is(err, io.EOF) {
+			return withStatus(http.StatusBadRequest, errors.New("the request has no JSON body"))
+		}
+		return withStatus(http.StatusBadRequest, fmt.Errorf("the request is not valid JSON for this endpoint: %v", err))
+	}
+	if dec.More() {
+		return withStatus(http.StatusBadRequest, errors.New("the request has more than one JSON value"))
+	}
+	return nil
+}
+
+func newID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
+	var req api.CreateSession
+	if err := decode(w, r, &req); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	opts := s.opts.Defaults
+	if req.Mode != "" {
+		m, err := rank.ParseMode(req.Mode)
+		if err != nil {
+			s.writeError(w, r, withStatus(http.StatusBadRequest, err))
+			return
+		}
+		opts.Mode = m
+	}
+	for _, n := range []int{req.Codes, req.Tests, req.MaxQuestions} {
+		if n < 0 || n > 1000 {
+			s.writeError(w, r, withStatus(http.StatusBadRequest, fmt.Errorf("codes, tests and max_questions must be between 0 and 1000 (got %d)", n)))
+			return
+		}
+	}
+	if req.Codes > 0 {
+		opts.Codes = req.Codes
+	}
+	if req.Tests > 0 {
+		opts.Tests = req.Tests
+	}
+	if req.MaxQuestions > 0 {
+		opts.MaxQuestions = req.MaxQuestions
+	}
+	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task}
+	if _, err := src.Kind(); err != nil {
+		s.writeError(w, r, withStatus(http.StatusBadRequest, err))
+		return
+	}
+	prep, err := s.opts.Builder.Build(r.Context(), src, opts, nil)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	conv, err := interact.Start(prep, s.opts.Runner)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id := newID()
+	e := &entry{conv: conv}
+	if err := s.persist(r.Context(), id, e); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	s.mu.Lock()
+	s.live[id] = e
+	s.mu.Unlock()
+	s.log.Info("session created", "id", id, "task", prep.Task.Name, "mode", opts.Mode)
+	writeJSON(w, http.StatusCreated, conv.State(id))
+}
+
+// persist stores a session's state.
+func (s *Server) persist(ctx context.Context, id string, e *entry) error {
+	data, err := json.Marshal(e.conv)
+	if err != nil {
+		return fmt.Errorf("encode session %s: %w", id, err)
+	}
+	// The answer must be stored even if the client went away meanwhile.
+	return s.store.save(context.WithoutCancel(ctx), id, data)
+}
+
+// get returns a session, loading it from the database if needed.
+func (s *Server) get(ctx context.Context, id string) (*entry, error) {
+	if len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
+		return nil, fmt.Errorf("%w %q: the link may be wrong; start a new session", errNoSession, id)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e, ok := s.live[id]; ok {
+		return e, nil
+	}
+	data, err := s.store.load(ctx, id)
+	if err != nil {
+		if errors.Is(err, errNoSession) {
+			return nil, fmt.Errorf("%w %s: it may have been made by another server; start a new session", errNoSession, id)
+		}
+		return nil, err
+	}
+	conv, err := interact.Load(data, s.opts.Runner)
+	if err != nil {
+		return nil, fmt.Errorf("resume session %s: %w", id, err)
+	}
+	e := &entry{conv: conv}
+	s.live[id] = e
+	return e, nil
+}
+
+// forget drops a session from memory, so the next request reloads the
+// stored state.
+func (s *Server) forget(id string) {
+	s.mu.Lock()
+	delete(s.live, id)
+	s.mu.Unlock()
+}
+
+// withSession runs h with the session of the request locked.
+func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, id string, e *entry)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		id := r.PathValue("id")
+		e, err := s.get(r.Context(), id)
+		if err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		h(w, r, id, e)
+	}
+}

@@ -1,0 +1,356 @@
+// ticoder's page: plain JavaScript, no libraries. It talks to the JSON API
+// under /api/ and keeps the session id in the URL's fragment, so a reload
+// (or a restarted server) resumes the session.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let info = null;    // api.Info
+let state = null;   // api.Session
+let chosen = -1;    // candidate index chosen for export (-1: the best)
+let busy = false;
+
+// --- API -------------------------------------------------------------------
+
+async function call(method, path, body) {
+  const opts = { method, headers: {} };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  let resp;
+  try {
+    resp = await fetch(path, opts);
+  } catch (e) {
+    throw new Error("The ticoder server does not answer (" + e.message + "). Is it still running?");
+  }
+  const text = await resp.text();
+  let data = null;
+  try { data = JSON.parse(text); } catch (e) { /* not JSON */ }
+  if (!resp.ok) {
+    throw new Error((data && data.error) || text || resp.statusText);
+  }
+  return data;
+}
+
+async function run(fn) {
+  if (busy) return;
+  busy = true;
+  setDisabled(true);
+  const timer = setTimeout(() => { $("busy").hidden = false; }, 300);
+  try {
+    await fn();
+    clearError();
+  } catch (e) {
+    showError(e.message);
+  } finally {
+    clearTimeout(timer);
+    $("busy").hidden = true;
+    busy = false;
+    setDisabled(false);
+  }
+}
+
+// While a request runs, clicks are ignored (see busy) and the page says so.
+function setDisabled(on) {
+  document.body.classList.toggle("is-busy", on);
+}
+
+function showError(msg) {
+  $("error-text").textContent = msg;
+  $("error").hidden = false;
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error-text").textContent = "";
+}
+
+// --- Python highlighting ---------------------------------------------------
+
+const KEYWORDS = new Set(("False None True and as assert async await break class continue def del elif else except " +
+  "finally for from global if import in is lambda nonlocal not or pass raise return try while with yield").split(" "));
+const TOKEN = /(#[^\n]*)|([rbfuRBFU]{0,2}(?:"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'))|(\b\d[\d_]*(?:\.\d*)?(?:[eE][+-]?\d+)?\b)|([A-Za-z_]\w*)/g;
+
+function highlight(el, code) {
+  el.textContent = "";
+  let last = 0;
+  let prev = "";
+  for (const m of code.matchAll(TOKEN)) {
+    if (m.index > last) el.append(code.slice(last, m.index));
+    let cls = null;
+    if (m[1]) cls = "tok-com";
+    else if (m[2]) cls = "tok-str";
+    else if (m[3]) cls = "tok-num";
+    else if (KEYWORDS.has(m[4])) cls = "tok-kw";
+    else if (prev === "def" || prev === "class") cls = "tok-fn";
+    if (cls) {
+      const span = document.createElement("span");
+      span.className = cls;
+      span.textContent = m[0];
+      el.append(span);
+    } else {
+      el.append(m[0]);
+    }
+    if (m[4]) prev = m[4];
+    last = m.index + m[0].length;
+  }
+  el.append(code.slice(last));
+}
+
+// --- line diff -------------------------------------------------------------
+
+function diffLines(a, b) {
+  const x = a.replace(/\n$/, "").split("\n"), y = b.replace(/\n$/, "").split("\n");
+  const n = x.length, m = y.length;
+  const lcs = Array.from({ length: n + 1 }, () => new Array(m + 1).fill(0));
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i][j] = x[i] === y[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+  const out = [];
+  let i = 0, j = 0;
+  while (i < n || j < m) {
+    if (i < n && j < m && x[i] === y[j]) { out.push([" ", x[i]]); i++; j++; }
+    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { out.push(["+", y[j]]); j++; }
+    else { out.push(["-", x[i]]); i++; }
+  }
+  return out;
+}
+
+function renderDiff(el, a, b) {
+  el.textContent = "";
+  for (const [op, line] of diffLines(a, b)) {
+    const span = document.createElement("span");
+    if (op === "+") span.className = "add";
+    if (op === "-") span.className = "del";
+    span.textContent = op + " " + line + (op === " " ? "\n" : "");
+    el.append(span);
+  }
+}
+
+// --- views -----------------------------------------------------------------
+
+function show(view) {
+  for (const v of ["start", "ask", "final"]) $(v).hidden = v !== view;
+}
+
+function renderStart() {
+  show("start");
+  const demos = $("demos");
+  demos.textContent = "";
+  for (const d of info.demos) {
+    const b = document.createElement("button");
+    b.className = "card";
+    b.id = "demo-" + d.name;
+    const t = document.createElement("strong");
+    t.textContent = d.title;
+    const s = document.createElement("span");
+    s.textContent = d.summary;
+    b.append(t, s);
+    b.addEventListener("click", () => create({ demo: d.name }));
+    demos.append(b);
+  }
+  $("own").hidden = !info.model;
+}
+
+function samples(n) { return n === 1 ? "1 sample" : n + " samples"; }
+
+function renderCandidates(el, cands, choosable) {
+  el.textContent = "";
+  cands.forEach((c, i) => {
+    const li = document.createElement("li");
+    li.dataset.index = c.index;
+    const head = document.createElement("div");
+    head.className = "cand-head";
+    const left = document.createElement("span");
+    const b = document.createElement("b");
+    b.textContent = "#" + c.rank;
+    left.append(b, " " + samples(c.samples) + (c.programs > 1 ? " in " + c.programs + " variants" : ""));
+    head.append(left);
+    const isChosen = choosable && (chosen === c.index || (chosen < 0 && i === 0));
+    if (choosable) {
+      const pick = document.createElement("button");
+      pick.textContent = isChosen ? "Exported" : "Export this";
+      pick.disabled = isChosen;
+      pick.className = "choose";
+      pick.addEventListener("click", () => { chosen = c.index; run(renderFinal); });
+      head.append(pick);
+    }
+    if (isChosen) li.className = "chosen";
+    const pre = document.createElement("pre");
+    pre.className = "code";
+    highlight(pre, c.program);
+    li.append(head, pre);
+    el.append(li);
+  });
+}
+
+function renderHistory() {
+  const ol = $("history");
+  ol.textContent = "";
+  for (const h of state.history) {
+    const li = document.createElement("li");
+    const v = document.createElement("span");
+    v.className = "verdict " + h.verdict;
+    v.textContent = h.verdict === "pass" ? "yes" : h.verdict === "fail" ? "no" : h.verdict === "undefined" ? "invalid" : "= " + h.value;
+    const code = document.createElement("code");
+    code.textContent = h.code;
+    li.append(v, code, " → " + samples(h.remaining) + " left");
+    ol.append(li);
+  }
+  $("history-panel").hidden = state.history.length === 0;
+}
+
+function renderMeter() {
+  $("remaining-samples").textContent = state.remaining.samples;
+  $("total-samples").textContent = state.total.samples;
+  $("remaining-classes").textContent = state.remaining.classes;
+  const pct = state.total.samples ? (100 * state.remaining.samples) / state.total.samples : 0;
+  $("bar-fill").style.width = pct + "%";
+}
+
+function renderAsk() {
+  show("ask");
+  $("task-title").textContent = state.task.title || state.task.name;
+  highlight($("task-stub"), state.task.stub);
+  const q = state.question;
+  $("qnum").textContent = q.number;
+  highlight($("question"), q.prompt);
+  $("output-form").hidden = !q.can_output;
+  $("output-call").textContent = q.input || "";
+  $("output-value").value = "";
+  $("btn-undo").disabled = state.history.length === 0;
+  renderMeter();
+  renderHistory();
+  renderCandidates($("candidates"), state.candidates, false);
+}
+
+async function renderFinal() {
+  show("final");
+  $("final-title").textContent = state.task.title || state.task.name;
+  $("stop-message").textContent = state.stop_message || "";
+  const n = state.history.length;
+  $("final-summary").textContent = "You answered " + n + (n === 1 ? " question" : " questions") + "; " +
+    samples(state.remaining.samples) + " of " + state.total.samples + " remain, in " +
+    state.remaining.classes + (state.remaining.classes === 1 ? " behaviour." : " distinct behaviours.");
+  renderCandidates($("final-candidates"), state.candidates, true);
+  const top = state.candidates;
+  $("diff-panel").hidden = top.length < 2;
+  if (top.length >= 2) renderDiff($("diff"), top[0].program, top[1].program);
+  if (top.length === 0) {
+    for (const id of ["code-file", "test-file", "check"]) $(id).textContent = "";
+    $("export-code").textContent = "";
+    $("export-tests").textContent = "";
+    $("dl-code").hidden = $("dl-tests").hidden = true;
+    return;
+  }
+  const q = chosen >= 0 ? "?candidate=" + chosen : "";
+  const ex = await call("GET", "/api/sessions/" + state.id + "/export" + q);
+  const sep = q ? "&" : "?";
+  $("code-file").textContent = ex.code_file;
+  $("test-file").textContent = ex.test_file;
+  highlight($("export-code"), ex.code);
+  highlight($("export-tests"), ex.tests);
+  const base = "/api/sessions/" + state.id + "/export" + q + sep + "download=";
+  $("dl-code").href = base + "code";
+  $("dl-tests").href = base + "tests";
+  $("dl-code").hidden = $("dl-tests").hidden = false;
+  const check = $("check");
+  if (ex.test_count === 0) {
+    check.className = "check";
+    check.textContent = "You approved no test, so the file has none.";
+  } else if (ex.passed) {
+    check.className = "check ok";
+    check.textContent = "✓ All " + ex.test_count + " approved tests pass against this code (run in the sandbox).";
+  } else {
+    check.className = "check bad";
+    check.textContent = "✗ Some tests fail against this code: " + (ex.failures || []).join("; ");
+  }
+}
+
+async function render() {
+  if (!state) { renderStart(); return; }
+  if (location.hash !== "#" + state.id) history.replaceState(null, "", "#" + state.id);
+  if (state.done) await renderFinal(); else renderAsk();
+}
+
+// --- actions ---------------------------------------------------------------
+
+function create(req) {
+  run(async () => {
+    req.mode = $("mode").value;
+    state = await call("POST", "/api/sessions", req);
+    chosen = -1;
+    await render();
+  });
+}
+
+function answer(verdict, value) {
+  if (!state || state.done || !state.question) return;
+  run(async () => {
+    state = await call("POST", "/api/sessions/" + state.id + "/answer",
+      { test: state.question.test, verdict, value: value || "" });
+    await render();
+  });
+}
+
+function act(what) {
+  if (!state) return;
+  run(async () => {
+    state = await call("POST", "/api/sessions/" + state.id + "/" + what);
+    chosen = -1;
+    await render();
+  });
+}
+
+function newTask() {
+  state = null;
+  chosen = -1;
+  history.replaceState(null, "", location.pathname);
+  clearError();
+  renderStart();
+}
+
+function bind() {
+  $("btn-pass").addEventListener("click", () => answer("pass"));
+  $("btn-fail").addEventListener("click", () => answer("fail"));
+  $("btn-undefined").addEventListener("click", () => answer("undefined"));
+  $("output-form").addEventListener("submit", (e) => { e.preventDefault(); answer("output", $("output-value").value); });
+  $("btn-undo").addEventListener("click", () => act("undo"));
+  $("btn-undo-final").addEventListener("click", () => act("undo"));
+  $("btn-stop").addEventListener("click", () => act("stop"));
+  $("btn-new").addEventListener("click", newTask);
+  $("home").addEventListener("click", (e) => { e.preventDefault(); newTask(); });
+  $("error-close").addEventListener("click", clearError);
+  $("create-spec").addEventListener("click", () => create({ spec: $("spec").value }));
+  document.addEventListener("keydown", (e) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || $("ask").hidden) return;
+    if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+    const keys = { y: () => answer("pass"), n: () => answer("fail"), d: () => answer("undefined"),
+      u: () => act("undo"), q: () => act("stop"),
+      o: () => { if (!$("output-form").hidden) $("output-value").focus(); } };
+    const f = keys[e.key];
+    if (f) { e.preventDefault(); f(); }
+  });
+}
+
+async function init() {
+  bind();
+  await run(async () => {
+    info = await call("GET", "/api/info");
+    if (info.model) $("model").textContent = "model: " + info.model;
+    if (info.mode) $("mode").value = info.mode;
+    const id = location.hash.slice(1);
+    if (id) {
+      try {
+        state = await call("GET", "/api/sessions/" + encodeURIComponent(id));
+      } catch (e) {
+        state = null;
+        renderStart();
+        throw e;
+      }
+    }
+    await render();
+  });
+}
+
+init();
