@@ -211,7 +211,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.live[id] = e
 	s.mu.Unlock()
-	s.log.Info("session created", "id", id, "task", prep.Task.Name, "mode", opts.Mode)
+	s.log.Debug("session created", "id", id, "task", prep.Task.Name, "mode", opts.Mode)
 	writeJSON(w, http.StatusCreated, conv.State(id))
 }
 

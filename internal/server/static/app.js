@@ -154,12 +154,16 @@ function renderStart() {
 
 function samples(n) { return n === 1 ? "1 sample" : n + " samples"; }
 
+// renderCandidates lists behaviour classes; the first few are open, the
+// rest folded (a click opens them).
 function renderCandidates(el, cands, choosable) {
   el.textContent = "";
   cands.forEach((c, i) => {
     const li = document.createElement("li");
     li.dataset.index = c.index;
-    const head = document.createElement("div");
+    const det = document.createElement("details");
+    det.open = i < 3 || (choosable && chosen === c.index);
+    const head = document.createElement("summary");
     head.className = "cand-head";
     const left = document.createElement("span");
     const b = document.createElement("b");
@@ -172,20 +176,20 @@ function renderCandidates(el, cands, choosable) {
       pick.textContent = isChosen ? "Exported" : "Export this";
       pick.disabled = isChosen;
       pick.className = "choose";
-      pick.addEventListener("click", () => { chosen = c.index; run(renderFinal); });
+      pick.addEventListener("click", (e) => { e.preventDefault(); chosen = c.index; run(renderFinal); });
       head.append(pick);
     }
     if (isChosen) li.className = "chosen";
     const pre = document.createElement("pre");
     pre.className = "code";
     highlight(pre, c.program);
-    li.append(head, pre);
+    det.append(head, pre);
+    li.append(det);
     el.append(li);
   });
 }
 
-function renderHistory() {
-  const ol = $("history");
+function renderHistory(ol, panel) {
   ol.textContent = "";
   for (const h of state.history) {
     const li = document.createElement("li");
@@ -197,7 +201,7 @@ function renderHistory() {
     li.append(v, code, " → " + samples(h.remaining) + " left");
     ol.append(li);
   }
-  $("history-panel").hidden = state.history.length === 0;
+  panel.hidden = state.history.length === 0;
 }
 
 function renderMeter() {
@@ -220,7 +224,7 @@ function renderAsk() {
   $("output-value").value = "";
   $("btn-undo").disabled = state.history.length === 0;
   renderMeter();
-  renderHistory();
+  renderHistory($("history"), $("history-panel"));
   renderCandidates($("candidates"), state.candidates, false);
 }
 
@@ -233,6 +237,7 @@ async function renderFinal() {
     samples(state.remaining.samples) + " of " + state.total.samples + " remain, in " +
     state.remaining.classes + (state.remaining.classes === 1 ? " behaviour." : " distinct behaviours.");
   renderCandidates($("final-candidates"), state.candidates, true);
+  renderHistory($("final-history"), $("final-history-panel"));
   const top = state.candidates;
   $("diff-panel").hidden = top.length < 2;
   if (top.length >= 2) renderDiff($("diff"), top[0].program, top[1].program);

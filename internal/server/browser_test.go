@@ -1,0 +1,196 @@
+package server
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/ticoder/ticoder/internal/demo"
+)
+
+// chromiumPath is Debian's chromium, which .ci/run installs.
+const chromiumPath = "/usr/bin/chromium"
+
+// screenshotDir returns where the browser test saves its screenshots:
+// $TICODER_SCREENSHOTS, else testdata/screenshots in this package's
+// directory (ignored by git).
+func screenshotDir(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("TICODER_SCREENSHOTS")
+	if dir == "" {
+		dir = filepath.Join("testdata", "screenshots")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// newBrowser starts a headless chromium with a fresh profile and returns a
+// chromedp context for one tab.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		if os.Getenv("TICODER_REQUIRE_BROWSER") != "" {
+			t.Fatalf("chromium: %v (apt-get install chromium)", err)
+		}
+		t.Skipf("chromium not installed at %s (apt-get install chromium); set TICODER_REQUIRE_BROWSER=1 to fail instead", chromiumPath)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.NoSandbox,
+		chromedp.Headless,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(cancel)
+	// Start the browser with a context that has no deadline: a deadline on
+	// the first call would stop the whole browser when it passes.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	return ctx
+}
+
+// step runs actions with a time limit, failing the test with what.
+func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// value evaluates a JavaScript expression in the page.
+func value[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	img, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	path := filepath.Join(screenshotDir(t), name)
+	if err := os.WriteFile(path, img, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot %s", path)
+}
+
+// TestBrowserDemo completes the text_match demo in a real browser by
+// clicking, as a user who knows the intent would, and checks that the
+// candidate count shrinks, that a wrong output value is reported on the page
+// without losing answers, and that the export shows the approved tests.
+// Screenshots of the start, a question and the end are saved (screenshotDir).
+func TestBrowserDemo(t *testing.T) {
+	ctx := newBrowser(t)
+	pool := testPool(t)
+	_, hs := startServer(t, pool, filepath.Join(t.TempDir(), "db.sqlite"), nil)
+	p, _ := demo.Get("text_match")
+
+	step(t, ctx, "open the page", chromedp.Navigate(hs.URL), chromedp.WaitVisible(chromedp.ID("demo-text_match")))
+	screenshot(t, ctx, "1-start.png")
+
+	step(t, ctx, "start the demo in output mode",
+		chromedp.SetValue(chromedp.ID("mode"), "output"),
+		chromedp.Click(chromedp.ID("demo-text_match")),
+		chromedp.WaitVisible(chromedp.ID("question")))
+	total := value[int](t, ctx, "Number(document.getElementById('remaining-samples').textContent)")
+	if total != 19 {
+		t.Errorf("page shows %d candidate samples at the start, want 19", total)
+	}
+	screenshot(t, ctx, "2-question.png")
+
+	remaining := []int{total}
+	for n := 0; ; n++ {
+		if value[bool](t, ctx, "state.done") {
+			break
+		}
+		if n > len(p.Tests) {
+			t.Fatal("more questions than tests")
+		}
+		test := value[int](t, ctx, "state.question.test")
+		button := "btn-pass"
+		switch p.TestLabels[test] {
+		case demo.Wrong:
+			button = "btn-fail"
+		case demo.Undefined:
+			button = "btn-undefined"
+		}
+		if n == 1 {
+			// A value that is not Python: the page says so, nothing is lost.
+			step(t, ctx, "give a broken value",
+				chromedp.SendKeys(chromedp.ID("output-value"), "[1, 2"),
+				chromedp.Click(chromedp.ID("btn-output")),
+				chromedp.WaitVisible(chromedp.ID("error")))
+			msg := value[string](t, ctx, "document.getElementById('error-text').textContent")
+			if !strings.Contains(msg, "not valid Python") || !strings.Contains(msg, "never closed") {
+				t.Errorf("error shown: %q", msg)
+			}
+			screenshot(t, ctx, "3-error.png")
+			if got := value[int](t, ctx, "state.history.length"); got != n {
+				t.Errorf("after the broken value the page has %d answers, want %d", got, n)
+			}
+		}
+		step(t, ctx, "answer question "+string(rune('1'+n)),
+			chromedp.Click(chromedp.ID(button)),
+			chromedp.Poll[chromedp.Void]("state.history.length === "+itoa(int64(n+1)), chromedp.WithPollingTimeout(30*time.Second)))
+		remaining = append(remaining, value[int](t, ctx, "state.remaining.samples"))
+	}
+	if last := remaining[len(remaining)-1]; last >= total {
+		t.Errorf("candidate samples did not shrink: %v", remaining)
+	}
+	for i := 1; i < len(remaining); i++ {
+		if remaining[i] > remaining[i-1] {
+			t.Errorf("candidate samples grew: %v", remaining)
+		}
+	}
+	step(t, ctx, "final view", chromedp.WaitVisible(chromedp.ID("final")),
+		chromedp.Poll[chromedp.Void]("document.getElementById('check').textContent.length > 0", chromedp.WithPollingTimeout(30*time.Second)))
+	tests := value[string](t, ctx, "document.getElementById('export-tests').textContent")
+	approved := value[[]string](t, ctx, "state.history.filter(h => h.verdict === 'pass').map(h => h.code)")
+	if len(approved) == 0 {
+		t.Error("no test was approved")
+	}
+	for _, code := range approved {
+		if !strings.Contains(tests, code) {
+			t.Errorf("export lacks approved test %q:\n%s", code, tests)
+		}
+	}
+	check := value[string](t, ctx, "document.getElementById('check').textContent")
+	if !strings.Contains(check, "pass against this code") {
+		t.Errorf("check line: %q", check)
+	}
+	code := value[string](t, ctx, "document.getElementById('export-code').textContent")
+	idx := value[int](t, ctx, "state.candidates[0].index")
+	if p.CandidateLabels[idx] != demo.Correct || !strings.Contains(code, "def text_match") {
+		t.Errorf("exported candidate %d (%s):\n%s", idx, p.CandidateLabels[idx], code)
+	}
+	screenshot(t, ctx, "4-end.png")
+
+	// A reload resumes the session from the URL.
+	step(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("final")))
+}
