@@ -1,15 +1,40 @@
-// Package dataset loads code-generation benchmarks (HumanEval, HumanEval
-// without docstring examples, MBPP full and sanitized, and any JSONL file of
-// HumanEval-style rows) into Problems, and fetches and verifies the known
-// benchmark files.
+// Package dataset loads code-generation benchmarks into Problems, and
+// fetches and verifies the known benchmark files.
 //
-// Every Problem carries the prompt a body completion is appended to, the
-// natural-language description, the code context and signature, the entry
-// point, a complete reference program and the hidden test program; see
-// Problem for the exact definitions and mbppProblem's documentation for how
-// an MBPP prompt is built. The data directory is resolved by DataDir:
-// the --data-dir flag, else $TICODER_DATA, else ./data.
+// Known datasets (see Known): humaneval (OpenAI's HumanEval.jsonl.gz),
+// humaneval-noexamples (HumanEval with the docstring examples removed, from
+// microsoft/CodeT; the TiCoder paper's setting), mbpp (MBPP full) and
+// mbpp-sanitized (a JSON array). Any other file may be given by path: JSONL,
+// gzip-compressed JSONL (detected by content) or a JSON array, of
+// HumanEval-style rows {task_id, prompt, entry_point, canonical_solution,
+// test} or MBPP-style rows (detected per row by a "test_list" field). The
+// data directory is resolved by DataDir: the --data-dir flag, else
+// $TICODER_DATA, else ./data.
+//
+// HumanEval-style rows: Prompt is the row's prompt; Context the code before
+// the entry point's def line; Signature that def line up to its colon
+// (possibly several lines); Description the docstring, cleaned like Python's
+// inspect.cleandoc (escape sequences are kept as written); Reference is
+// prompt + canonical_solution; Test is test + "\ncheck(entry_point)\n".
+//
+// MBPP rows have no stub, so the Prompt is built so that a body completion
+// appended to it makes a whole program, as for HumanEval: the reference
+// code's context (imports, constants and classes before the function under
+// test; helper functions are left out, because they would give the solution
+// away), the reference's def line, and the description as a docstring in
+// HumanEval's layout:
+//
+//	def similar_elements(test_tup1, test_tup2):
+//	    """ Write a function to find the similar elements from the given two tuple lists.
+//	    """
+//
+// The function under test is the first function called in the first
+// assertion of test_list that the reference code defines (so
+// "assert set(f(x)) == ..." finds f). Task ids become "Mbpp/N". Reference is
+// the code; Asserts the test_list; TestSetup the test_setup_code (full) or
+// test_imports (sanitized); Test is TestSetup followed by the assertions.
+// Windows line ends are normalised to "\n"; challenge_test_list is ignored.
 //
 // Loading never panics on bad input: a malformed file yields a *LineError
-// naming the file and line ("HumanEval.jsonl:17: missing field \"test\"").
+// naming the file and line, e.g. "HumanEval.jsonl:17: missing field "test"".
 package dataset

@@ -57,22 +57,8 @@ func humanEvalProblem(r record, dataset string) (Problem, error) {
 }
 
 // mbppProblem reads a row of MBPP (full: "text", "test_setup_code"; or
-// sanitized: "prompt", "test_imports").
-//
-// MBPP has no stub to complete, so the Prompt is built: the reference code's
-// context (imports, constants and classes before the function under test;
-// helper functions are left out because they would give the solution away),
-// the reference's def line, and the description as a docstring, in
-// HumanEval's layout:
-//
-//	def similar_elements(test_tup1, test_tup2):
-//	    """ Write a function to find the similar elements from the given two tuple lists.
-//	    """
-//
-// A body completion appended to it makes a whole program, as for HumanEval.
-// The function under test is the first function called in the first
-// assertion of test_list that the reference code defines. Windows line ends
-// in the data are normalised to "\n". challenge_test_list is ignored.
+// sanitized: "prompt", "test_imports"). The package documentation describes
+// how the Prompt is built and how the function under test is found.
 func mbppProblem(r record, dataset string) (Problem, error) {
 	num, err := r.id()
 	if err != nil {
