@@ -57,12 +57,16 @@ in the tree); the key is its SHA-256.
 import ast
 import builtins
 import hashlib
+import re
 import symtable
+import warnings
 
 _CONTINUATION = ("else", "elif", "except", "finally", ")", "]", "}")
 _PY_LANGS = ("", "python", "py", "python3", "py3", "pycon", "ipython")
 _TAGS = ("code", "python", "tests", "test")
 _MAX_TRIES = 64  # cut points tried per sample before giving up
+_BUDGET = 4 << 20  # characters split_top may parse per text before it gives up
+_LINE_RE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 # Names every test namespace has without defining them.
 _PREDEFINED = set(dir(builtins)) | {"__name__", "__builtins__", "__doc__", "__file__", "__spec__", "__loader__", "__package__"}
 
@@ -106,6 +110,12 @@ def _unbound(src, known):
     return free - bound - known - _PREDEFINED
 
 
+def _lines(text):
+    """Splits text into lines, ends kept, exactly where Python's tokenizer
+    does (str.splitlines also splits at form feeds and other separators)."""
+    return _LINE_RE.findall(text)
+
+
 def _indent(line):
     return len(line) - len(line.lstrip(" \t"))
 
@@ -134,37 +144,54 @@ def split_top(text):
     """Splits text into top-level statements, skipping pieces that do not parse.
 
     Returns a list of items: ("stmt", node, first_line, end_line) and
-    ("bad", source, reason, first_line, end_line), in source order.
+    ("bad", source, reason, first_line, end_line), in source order. Parsing
+    stops after _BUDGET characters; the rest is then one bad piece.
     """
-    lines = text.splitlines(True)
+    lines = _lines(text)
     n = len(lines)
     starts = [i for i, l in enumerate(lines) if _is_start(l)]
     items = []
     pos = 0
+    spent = 0
     while pos < n:
-        tree, err = _parse("".join(lines[pos:]))
+        rest = "".join(lines[pos:])
+        spent += len(rest)
+        tree, err = _parse(rest)
         if tree is not None:
             items.extend(_items(tree, pos))
             break
-        lineno = getattr(err, "lineno", None) or (n - pos)
-        errline = min(n - 1, pos + max(0, lineno - 1))
+        errline = _error_line(err, lines, pos)
         kept = pos
         tries = 0
         for b in reversed([b for b in starts if pos < b <= errline]):
             tries += 1
-            if tries > _MAX_TRIES:
+            prefix = "".join(lines[pos:b])
+            spent += len(prefix)
+            if tries > _MAX_TRIES or spent > _BUDGET:
                 break
-            prefix, _ = _parse("".join(lines[pos:b]))
-            if prefix is not None:
-                items.extend(_items(prefix, pos))
+            ptree, _ = _parse(prefix)
+            if ptree is not None:
+                items.extend(_items(ptree, pos))
                 kept = b
                 break
         nxt = next((b for b in starts if b > kept), n)
+        if spent > _BUDGET:
+            nxt = n
         src = "".join(lines[kept:nxt])
         if src.strip():
             items.append(("bad", src, "truncated" if nxt == n else "syntax", kept, nxt))
         pos = nxt
     return items
+
+
+def _error_line(err, lines, pos):
+    """The index of the line a parse error of lines[pos:] is on."""
+    n = len(lines)
+    lineno = getattr(err, "lineno", None)
+    if not isinstance(lineno, int) or lineno < 1:
+        # ValueError for NUL bytes carries no line: find the first NUL.
+        lineno = next((i - pos + 1 for i in range(pos, n) if "\x00" in lines[i]), n - pos)
+    return min(n - 1, pos + lineno - 1)
 
 
 def _items(tree, offset):
@@ -190,7 +217,7 @@ def _blocks(text):
 def _fenced(text):
     blocks = []
     lang, cur = None, []
-    for line in text.splitlines(True):
+    for line in _lines(text):
         s = line.strip()
         if s.startswith("```"):
             if lang is None:
@@ -365,7 +392,7 @@ def _join_lines(lines, ranges):
 
 
 def _finish(program):
-    program = "\n".join(l.rstrip() for l in program.rstrip().splitlines()) + "\n"
+    program = "\n".join(l.rstrip() for l in _lines(program.rstrip())) + "\n"
     tree, err = _parse(program)
     if tree is None or _compiles(program) is not None:
         return {"drop": "syntax", "error": str(err or _compiles(program))}
@@ -390,7 +417,7 @@ def _code_full(block, context, entry):
             ctx_names |= _bound(s)
     nodes = [it[1] for it in stmts]
     keep = _needed(nodes[idx], nodes, entry, ctx_names) | {idx}
-    lines = block.splitlines(True)
+    lines = _lines(block)
     dup = {i for i, s in enumerate(nodes) if i != idx and ast.dump(s) in ctx_dumps}
     ranges = [(stmts[i][2], stmts[i][3]) for i in sorted(keep - dup)]
     code = _join_lines(lines, ranges)
@@ -402,7 +429,7 @@ def _code_full(block, context, entry):
 
 def _code_body(prompt, completion, entry):
     """prompt + completion cut where the function ends, plus helpers it uses."""
-    lines = completion.splitlines(True)
+    lines = _lines(completion)
     # The first completion line continues the prompt's last line when the
     # prompt does not end with a newline; it never cuts.
     first = 0 if prompt.endswith("\n") or not prompt else 1
@@ -425,7 +452,7 @@ def _code_body(prompt, completion, entry):
             for s in tree.body:
                 have |= _bound(s)
             keep = _needed(root, nodes, entry, have)
-            extra = _join_lines(rest.splitlines(True), [(items[i][2], items[i][3]) for i in keep])
+            extra = _join_lines(_lines(rest), [(items[i][2], items[i][3]) for i in keep])
         program = head.rstrip() + ("\n\n\n" + extra if extra else "")
         out = _finish(program)
         out["trimmed"] = trimmed
@@ -437,7 +464,7 @@ def _code_body(prompt, completion, entry):
 
 
 def _starts_at_col0(text):
-    for line in text.splitlines():
+    for line in _lines(text):
         if line.strip():
             return not line[0].isspace()
     return False
@@ -472,6 +499,12 @@ def extract_codes(arg):
     "completions": [str]}. Returns {"samples": [{"program", "key", "trimmed"}
     or {"drop": reason, "error"}]}.
     """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SyntaxWarning floods from broken samples
+        return _extract_codes(arg)
+
+
+def _extract_codes(arg):
     out = []
     prompt = arg.get("prompt") or ""
     context = arg.get("context") or ""
@@ -732,7 +765,7 @@ _TEST_STATS = ("pieces", "kept", "setup", "empty", "syntax", "truncated", "no_en
 
 def _cut_last_line(block, items):
     """Drops the incomplete last line of a cut-off block from its items."""
-    lines = block.splitlines(True)
+    lines = _lines(block)
     n = len(lines)
     if not items or not lines[-1].strip() or block.endswith("\n"):
         return items
@@ -795,6 +828,12 @@ def extract_tests(arg):
     (its last line is incomplete). Returns {"samples": [{"tests": [{"setup",
     "code", "input", "expected", "key"}], "stats": {...}} or {"failed": error}]}.
     """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # SyntaxWarning floods from broken samples
+        return _extract_tests(arg)
+
+
+def _extract_tests(arg):
     entry = arg.get("entry_point") or ""
     prefix = arg.get("prefix") or ""
     cut = arg.get("cut") or []
