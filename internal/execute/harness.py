@@ -138,7 +138,7 @@ def child_setup(wfd, limits, workdir):
     child_limits(limits)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    gc.collect()
+
 
 
 def child_run(wfd, program, tests, start):
@@ -403,6 +403,10 @@ def handle_call(req):
 
 def main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Objects that exist now live in every child: keep the collector from
+    # touching (and so copying) their pages after each fork.
+    gc.collect()
+    gc.freeze()
     send({"type": "ready", "pid": os.getpid(), "python": sys.version.split()[0]})
     while True:
         try:

