@@ -4,7 +4,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -135,11 +134,11 @@ func promptContext(prompt, entry string) string {
 	if entry == "" {
 		return ""
 	}
-	loc := regexp.MustCompile(`(?m)^def\s+` + regexp.QuoteMeta(entry) + `\s*\(`).FindStringIndex(prompt)
-	if loc == nil {
+	start, _ := findDef(prompt, entry, true)
+	if start < 0 {
 		return ""
 	}
-	return strings.TrimRight(prompt[:loc[0]], " \t\n")
+	return strings.TrimRight(prompt[:start], " \t\n")
 }
 
 // joinProgram puts the context before a candidate unless the candidate

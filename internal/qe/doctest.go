@@ -34,8 +34,8 @@ func ParseExamples(prompt, entry string) []Example {
 	}
 	doc := prompt
 	params := signatureParams(prompt, entry)
-	if loc := regexp.MustCompile(`(?m)^\s*def\s+` + regexp.QuoteMeta(entry) + `\s*\(`).FindStringIndex(prompt); loc != nil {
-		doc = prompt[loc[1]:]
+	if _, open := findDef(prompt, entry, false); open >= 0 {
+		doc = prompt[open+1:]
 	}
 	lines := strings.Split(doc, "\n")
 	var out []Example
@@ -50,9 +50,12 @@ func ParseExamples(prompt, entry string) []Example {
 	}
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
+		for _, q := range []string{`"""`, `'''`} {
+			line = strings.TrimSpace(strings.TrimPrefix(line, q))
+		}
 		switch {
 		case strings.HasPrefix(line, ">>>"):
-			e, next := doctestExample(lines, i, entry)
+			e, next := doctestExample(line, lines, i, entry)
 			add(e)
 			i = next - 1
 		case strings.HasPrefix(strings.ToLower(line), "input:"):
@@ -73,10 +76,10 @@ func ParseExamples(prompt, entry string) []Example {
 	return out
 }
 
-// doctestExample reads the >>> example starting at line i and returns it
-// with the index of the first line after it.
-func doctestExample(lines []string, i int, entry string) (Example, int) {
-	call := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[i]), ">>>"))
+// doctestExample reads the >>> example starting at line i (first is that
+// line, trimmed) and returns it with the index of the first line after it.
+func doctestExample(first string, lines []string, i int, entry string) (Example, int) {
+	call := strings.TrimSpace(strings.TrimPrefix(first, ">>>"))
 	j := i + 1
 	for j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "...") {
 		call += "\n" + strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(lines[j]), "..."))
@@ -276,17 +279,16 @@ func callFromBindings(in, entry string, params []string) string {
 
 // signatureParams returns the parameter names of entry's def in src.
 func signatureParams(src, entry string) []string {
-	re := regexp.MustCompile(`(?m)^\s*def\s+` + regexp.QuoteMeta(entry) + `\s*\(`)
-	loc := re.FindStringIndex(src)
-	if loc == nil {
+	_, open := findDef(src, entry, false)
+	if open < 0 {
 		return nil
 	}
-	end := matchParen(src, loc[1]-1)
+	end := matchParen(src, open)
 	if end < 0 {
 		return nil
 	}
 	var out []string
-	for _, p := range splitTopLevel(src[loc[1] : end-1]) {
+	for _, p := range splitTopLevel(src[open+1 : end-1]) {
 		p = strings.TrimSpace(p)
 		if p == "" || strings.HasPrefix(p, "*") || p == "/" {
 			continue
@@ -297,6 +299,37 @@ func signatureParams(src, entry string) []string {
 		out = append(out, p)
 	}
 	return out
+}
+
+// findDef finds the line "def entry(" in src (only unindented lines when
+// topLevel) and returns the offset of the line's start and of the opening
+// parenthesis, or -1, -1.
+func findDef(src, entry string, topLevel bool) (lineStart, open int) {
+	if entry == "" {
+		return -1, -1
+	}
+	for start := 0; start < len(src); {
+		end := strings.IndexByte(src[start:], '\n')
+		if end < 0 {
+			end = len(src)
+		} else {
+			end += start
+		}
+		line := src[start:end]
+		rest := strings.TrimLeft(line, " \t")
+		if (!topLevel || len(rest) == len(line)) && strings.HasPrefix(rest, "def") {
+			after := rest[3:]
+			name := strings.TrimLeft(after, " \t")
+			if len(name) < len(after) && strings.HasPrefix(name, entry) {
+				tail := strings.TrimLeft(name[len(entry):], " \t")
+				if strings.HasPrefix(tail, "(") {
+					return start, end - len(tail)
+				}
+			}
+		}
+		start = end + 1
+	}
+	return -1, -1
 }
 
 // splitTopLevel splits at commas outside brackets.
