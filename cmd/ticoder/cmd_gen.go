@@ -38,7 +38,9 @@ type genOptions struct {
 	prompts     string // template file
 	jobs        int    // problems generated at once
 	progress    progress.Reporter
-	summary     io.Writer // where the one-line summary goes; nil: nowhere
+	summary     io.Writer           // where the one-line summary goes; nil: nowhere
+	retry       llm.Retry           // HTTP retry policy; the zero value means the defaults
+	getenv      func(string) string // environment lookup; nil means os.Getenv
 }
 
 // genRow is one line of gen's output: what the model wrote for a problem and
@@ -120,6 +122,9 @@ func (o *genOptions) validate() error {
 	if _, err := extract.ParseStyle(o.codeStyle); err != nil {
 		return usageError{err}
 	}
+	if _, err := llm.ParseSpec(o.model); err != nil {
+		return usageError{err}
+	}
 	if o.jobs < 1 {
 		o.jobs = 1
 	}
@@ -155,7 +160,10 @@ func runGen(ctx context.Context, g *globalOptions, o genOptions) error {
 	}
 	defer eng.Close()
 	usage := &llm.Usage{}
-	prov, err := llm.OpenString(o.model, llm.Options{Style: style, Prompts: prompts, Cache: eng.DB, Offline: o.offline, Usage: usage})
+	prov, err := llm.OpenString(o.model, llm.Options{
+		Style: style, Prompts: prompts, Cache: eng.DB, Offline: o.offline, Usage: usage,
+		Retry: o.retry, Getenv: o.getenv,
+	})
 	if err != nil {
 		return err
 	}
@@ -351,6 +359,9 @@ func writeJSONLAtomic[T any](path string, rows []T) (err error) {
 		}
 	}
 	if err := w.Flush(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	if err := tmp.Sync(); err != nil {
