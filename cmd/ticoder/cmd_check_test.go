@@ -66,7 +66,7 @@ func TestCheckSamples(t *testing.T) {
 		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return strings\n"}),
 		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    while True:\n        pass\n"}),
 		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return [x for x in strings if\n"}), // does not parse
-		jsonLine(t, map[string]string{"task_id": "HumanEval/99999", "completion": correct}),                // unknown task
+		jsonLine(t, map[string]string{"task_id": "HumanEval/99999", "completion": correct}),                           // unknown task
 		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "solution": "from typing import List\ndef filter_by_substring(strings: List[str], substring: str) -> List[str]:\n" + correct}),
 		`{"task_id": "HumanEval/7", "completion": "    return str`, // truncated last line
 	}
