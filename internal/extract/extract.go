@@ -11,8 +11,18 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 )
 
-//go:embed extract.py
-var pySource string
+// The Python half of the package: shared helpers, then codes, then tests,
+// run as one source.
+var (
+	//go:embed extract.py
+	pySrcCommon string
+	//go:embed codes.py
+	pySrcCodes string
+	//go:embed tests.py
+	pySrcTests string
+
+	pySource = pySrcCommon + "\n\n" + pySrcCodes + "\n\n" + pySrcTests
+)
 
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.
