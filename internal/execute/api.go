@@ -17,7 +17,20 @@ type Job struct {
 	// Timeouts, when non-nil, gives each test its own limit (same length as
 	// Tests) and overrides Timeout.
 	Timeouts []time.Duration
+	// DegradeAfter, if positive, caps the time limit of a program's later
+	// tests at DegradeLimit once DegradeAfter of its tests have timed out: a
+	// program that loops on every input then costs DegradeAfter full limits,
+	// not one per test. Its later slow tests may then time out where a full
+	// limit would have let them finish; results are cached under the limit
+	// actually used only when DegradeAfter is 0.
+	DegradeAfter int
+	// DegradeLimit is the reduced limit (default 100 ms).
+	DegradeLimit time.Duration
 }
+
+// ReducedLimit is the Exception of a Timeout that happened under a limit
+// lowered by Job.DegradeAfter; such results are not cached.
+const ReducedLimit = "reduced limit"
 
 // Runner is what the rest of ticoder needs from the execution engine. *Pool
 // implements it.

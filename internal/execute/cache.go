@@ -107,8 +107,9 @@ func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Re
 	}
 	defer stmt.Close()
 	for j, r := range fresh {
-		if r.Outcome == Crash && strings.HasPrefix(r.Exception, "sandbox worker") {
-			continue
+		if r.Outcome == Crash && strings.HasPrefix(r.Exception, "sandbox worker") ||
+			r.Outcome == Timeout && r.Exception == ReducedLimit {
+			continue // not a property of the program and the test alone
 		}
 		js, err := json.Marshal(r)
 		if err != nil {

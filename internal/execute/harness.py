@@ -32,6 +32,7 @@ REQ_FD, RESP_FD = 3, 4
 MAX_VALUE = 1000  # characters of a returned value's repr that are kept
 MAX_CHILD_BYTES = 4 << 20  # a child that writes more than this is killed
 IS_INIT = os.getpid() == 1
+REDUCED = "reduced limit"  # a timeout under a limit lowered by degrade
 
 _dumps = json.dumps
 _loads = json.loads
@@ -259,10 +260,16 @@ def wipe(path):
             pass
 
 
-def run_program(program, tests, timeouts, limits, workdir):
-    """Runs every test on one program; returns a list of result dicts."""
+def run_program(program, tests, timeouts, limits, workdir, degrade):
+    """Runs every test on one program; returns a list of result dicts.
+
+    degrade = (n, limit): after n timeouts of this program, every later test
+    gets at most limit seconds (0 turns it off)."""
     results = [None] * len(tests)
+    full = timeouts
+    timeouts = list(timeouts)
     start = 0
+    timed_out = 0
     while start < len(tests):
         r, w = os.pipe()
         cpu = sum(timeouts[start:]) + 1
@@ -315,6 +322,11 @@ def run_program(program, tests, timeouts, limits, workdir):
             break
         if killed_at == "timeout":
             results[start] = {"j": start, "o": "timeout"}
+            if timeouts[start] < full[start]:
+                results[start]["e"] = REDUCED
+            timed_out += 1
+            if degrade[0] and timed_out >= degrade[0]:
+                timeouts = [min(t, degrade[1]) for t in timeouts]
         else:
             results[start] = {"j": start, "o": "crash", "e": describe(status) if killed_at is None else "output flood"}
         start += 1
@@ -379,11 +391,12 @@ def handle_run(req):
     timeouts = req["timeouts"]
     limits = req.get("limits", {})
     workdir = req.get("workdir", "/tmp/run")
+    degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0))
     for prog in req["programs"]:
         if not tests:
             results = []
         else:
-            results = run_program(prog["code"], tests, timeouts, limits, workdir)
+            results = run_program(prog["code"], tests, timeouts, limits, workdir, degrade)
         send({"type": "result", "program": prog["id"], "results": results})
     send({"type": "done"})
 

@@ -133,3 +133,27 @@ func TestCall(t *testing.T) {
 		t.Errorf("boom error = %v", err)
 	}
 }
+
+func TestDegradeAfterTimeouts(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	tests := make([]Test, 6)
+	for i := range tests {
+		tests[i] = Test{Code: "assert f() == 1", Input: "f()", Expected: "1"}
+		tests[i].Setup = "n = " + string(rune('0'+i)) // six distinct tests
+	}
+	loop := "def f():\n    while True:\n        pass\n"
+	m, err := p.Run(context.Background(), Job{Programs: []string{loop}, Tests: tests, Timeout: time.Second,
+		DegradeAfter: 2, DegradeLimit: 50 * time.Millisecond}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, r := range m.Results[0] {
+		if r.Outcome != Timeout {
+			t.Fatalf("test %d: %v, want timeout", j, r.Outcome)
+		}
+		reduced := r.Exception == ReducedLimit
+		if want := j >= 2; reduced != want {
+			t.Errorf("test %d: reduced limit = %v, want %v", j, reduced, want)
+		}
+	}
+}

@@ -224,6 +224,14 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 		progs[i] = map[string]any{"id": i, "code": st.distinct[d]}
 	}
 	req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": progs, "limits": p.opts.Limits}
+	if st.job.DegradeAfter > 0 {
+		limit := st.job.DegradeLimit
+		if limit <= 0 {
+			limit = 100 * time.Millisecond
+		}
+		req["degrade_after"] = st.job.DegradeAfter
+		req["degrade_limit"] = limit.Seconds()
+	}
 	if err := w.send(req); err != nil {
 		p.release(w, true)
 		return t, nil // retry everything on a fresh worker
