@@ -157,3 +157,16 @@ func TestDegradeAfterTimeouts(t *testing.T) {
 		}
 	}
 }
+
+func TestUnsafeModeRunsWithoutNamespaces(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1, Sandbox: sandbox.Config{Unsafe: true}})
+	prog := "import os\ndef f():\n    return os.getpid() != 1\n"
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{{Code: "assert f() == True", Input: "f()", Expected: "True"}}, Timeout: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Outside a pid namespace the candidate is not a child of PID 1.
+	if r := m.Results[0][0]; r.Outcome != Pass {
+		t.Errorf("unsafe mode: %+v, want pass", r)
+	}
+}
