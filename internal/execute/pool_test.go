@@ -2,7 +2,9 @@ package execute
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -159,14 +161,21 @@ func TestDegradeAfterTimeouts(t *testing.T) {
 }
 
 func TestUnsafeModeRunsWithoutNamespaces(t *testing.T) {
-	p := newTestPool(t, Options{Workers: 1, Sandbox: sandbox.Config{Unsafe: true}})
-	prog := "import os\ndef f():\n    return os.getpid() != 1\n"
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{{Code: "assert f() == True", Input: "f()", Expected: "True"}}, Timeout: time.Second}, nil)
-	if err != nil {
+	hostFile := filepath.Join(t.TempDir(), "visible")
+	if err := os.WriteFile(hostFile, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Outside a pid namespace the candidate is not a child of PID 1.
-	if r := m.Results[0][0]; r.Outcome != Pass {
-		t.Errorf("unsafe mode: %+v, want pass", r)
+	prog := fmt.Sprintf("import os\ndef f():\n    return os.path.exists(%q)\n", hostFile)
+	test := []Test{{Code: "assert f() == True", Input: "f()", Expected: "True"}}
+	for _, unsafe := range []bool{true, false} {
+		p := newTestPool(t, Options{Workers: 1, Sandbox: sandbox.Config{Unsafe: unsafe}})
+		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: test, Timeout: time.Second}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Only without the sandbox does the candidate see the host's files.
+		if got := m.Results[0][0].Value; got != fmt.Sprint(map[bool]string{true: "True", false: "False"}[unsafe]) {
+			t.Errorf("unsafe=%v: host file visible = %s", unsafe, got)
+		}
 	}
 }
