@@ -119,9 +119,7 @@ def _code_body(prompt, completion, entry):
         out["trimmed"] = trimmed
         return out
     _, err = _parse(prompt + completion)
-    total = (prompt + completion).rstrip().count("\n") + 1
-    lineno = getattr(err, "lineno", None) or total
-    return {"drop": "truncated" if lineno >= total or not completion.endswith("\n") else "syntax", "error": str(err)}
+    return {"drop": _bad_reason(prompt + completion), "error": str(err)}
 
 
 def _starts_at_col0(text):
@@ -160,8 +158,7 @@ def extract_codes(arg):
     "completions": [str]}. Returns {"samples": [{"program", "key", "trimmed"}
     or {"drop": reason, "error"}]}.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # SyntaxWarning floods from broken samples
+    with _Quiet():
         return _extract_codes(arg)
 
 
@@ -175,6 +172,6 @@ def _extract_codes(arg):
         try:
             r = _code_one(c if isinstance(c, str) else "", prompt, context, entry, style)
         except Exception as e:  # a bug here must not lose the other samples
-            r = {"drop": "failed", "error": "%s: %s" % (type(e).__name__, e)}
+            r = {"drop": _failure(e), "error": "%s: %s" % (type(e).__name__, e)}
         out.append(r)
     return {"samples": out}

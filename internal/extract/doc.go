@@ -41,9 +41,12 @@
 //   - StyleAuto: each block whose first non-blank line is at column 0 is a
 //     full program, any other is a body; the first block that yields a
 //     program wins.
-//   - The program must parse and compile (else Stats.Syntax, or Stats.Truncated when the
-//     error is on the last line) and define the entry point (else
-//     Stats.NoEntryPoint).
+//   - The program must parse and compile, else Stats.Truncated when the
+//     text stops in the middle of a statement (no final newline, or the
+//     parser ran off its end: an unclosed bracket or string) and
+//     Stats.Syntax otherwise (code nested too deeply to handle counts as a
+//     syntax error). It must define the entry point, else
+//     Stats.NoEntryPoint.
 //
 // Rules for tests:
 //
@@ -52,8 +55,8 @@
 //     indented line is joined with it ("assert \n    f(x) == y").
 //   - Blocks as for codes; every python block is used.
 //   - Top-level statements that do not parse are dropped: Stats.Truncated when
-//     they are the last of the block, Stats.Syntax otherwise, Stats.Empty for
-//     a bare "assert". When TestOptions.Cut says a completion was cut off at
+//     the last one of a block stops in the middle (as for codes),
+//     Stats.Syntax otherwise, Stats.Empty for a bare "assert". When TestOptions.Cut says a completion was cut off at
 //     the length limit, its last line is incomplete and whatever ends on it
 //     is dropped as truncated.
 //   - Wrappers are removed: test functions (test_*, check, any function whose

@@ -90,6 +90,7 @@ type pyTests struct {
 		NoEntryPoint int `json:"no_entry_point"`
 		Unbound      int `json:"unbound"`
 		NotTest      int `json:"not_test"`
+		Failed       int `json:"failed"`
 	} `json:"stats"`
 	Failed string `json:"failed"`
 }
@@ -190,7 +191,7 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 		}
 		s := r.Stats
 		st.Add(Stats{Pieces: s.Pieces, Setup: s.Setup, Empty: s.Empty, Syntax: s.Syntax,
-			Truncated: s.Truncated, NoEntryPoint: s.NoEntryPoint, Unbound: s.Unbound, NotTest: s.NotTest})
+			Truncated: s.Truncated, NoEntryPoint: s.NoEntryPoint, Unbound: s.Unbound, NotTest: s.NotTest, Failed: s.Failed})
 		for _, t := range r.Tests {
 			if t.Key == "" || t.Code == "" {
 				st.Failed++

@@ -32,7 +32,8 @@ Tests
   * The text is prefixed by the caller (the prompt's "assert "). A line that
     is a bare "assert" followed by a more indented line is joined with it.
   * Blocks as for codes (all python blocks are used). Statements that do not
-    parse are dropped: "truncated" when they are the last, "syntax" otherwise;
+    parse are dropped: "truncated" when the last one stops in the middle (no
+    final newline, or the parser ran off its end), "syntax" otherwise;
     a bare "assert" is "empty". When the sample was cut off (Cut), its last
     line is incomplete: any statement ending on it is dropped as truncated.
   * Wrappers are removed: test functions (test_*, check, any function whose
@@ -61,6 +62,7 @@ import builtins
 import hashlib
 import re
 import symtable
+import sys
 import warnings
 
 _CONTINUATION = ("else", "elif", "except", "finally", ")", "]", "}")
@@ -83,6 +85,32 @@ def _parse(src):
         return ast.parse(src), None
     except Exception as e:  # SyntaxError, ValueError (NUL), RecursionError, MemoryError
         return None, e
+
+
+class _Quiet:
+    """Silences SyntaxWarnings (broken samples flood them) and allows deeper
+    recursion than the default for ast's recursive helpers (unparse, dump,
+    visitors) on deeply nested but valid code. Python 3.11's calls between
+    Python functions do not use the C stack, so this is safe."""
+
+    def __enter__(self):
+        self.limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(self.limit, 8000))
+        self.warnings = warnings.catch_warnings()
+        self.warnings.__enter__()
+        warnings.simplefilter("ignore")
+
+    def __exit__(self, *exc):
+        self.warnings.__exit__(*exc)
+        sys.setrecursionlimit(self.limit)
+        return False
+
+
+def _failure(e):
+    """The drop reason of an exception raised while handling a piece: code
+    nested too deeply to handle counts as a syntax error, anything else is
+    a failure of extraction itself (a bug)."""
+    return "syntax" if isinstance(e, (RecursionError, MemoryError)) else "failed"
 
 
 def _compiles(src):
@@ -181,9 +209,29 @@ def split_top(text):
             nxt = n
         src = "".join(lines[kept:nxt])
         if src.strip():
-            items.append(("bad", src, "truncated" if nxt == n else "syntax", kept, nxt))
+            items.append(("bad", src, _bad_reason(src) if nxt == n else "syntax", kept, nxt))
         pos = nxt
     return items
+
+
+_EOF_ERRORS = ("never closed", "unterminated", "unexpected EOF", "was not closed")
+
+
+def _bad_reason(src):
+    """Why the last piece of a text does not parse: "truncated" when the text
+    stops in the middle of it (no final newline, or the parser ran off its
+    end), else "syntax"."""
+    if not src.endswith(("\n", "\r")):
+        return "truncated"
+    _, err = _parse(src)
+    if err is None:
+        return "syntax"
+    if any(k in str(getattr(err, "msg", "") or err) for k in _EOF_ERRORS):
+        return "truncated"
+    lineno = getattr(err, "lineno", None)
+    if isinstance(lineno, int) and lineno > len(_lines(src.rstrip())):
+        return "truncated"
+    return "syntax"
 
 
 def _error_line(err, lines, pos):

@@ -242,7 +242,7 @@ def _test(units, k, entry, known):
     return t, None, deps
 
 
-_TEST_STATS = ("pieces", "kept", "setup", "empty", "syntax", "truncated", "no_entry_point", "unbound", "not_test")
+_TEST_STATS = ("pieces", "kept", "setup", "empty", "syntax", "truncated", "no_entry_point", "unbound", "not_test", "failed")
 
 
 def _cut_last_line(block, items):
@@ -287,7 +287,10 @@ def _tests_one(text, entry, cut, known):
                 stats["empty" if u[1].strip() in ("assert", "assert\\") else u[2]] += 1
             elif u[0] == "test":
                 stats["pieces"] += 1
-                t, reason, deps = _test(units, k, entry, known)
+                try:
+                    t, reason, deps = _test(units, k, entry, known)
+                except Exception as e:  # one piece must not lose the others
+                    t, reason = None, _failure(e)
                 if t is None:
                     stats[reason] += 1
                     continue
@@ -305,13 +308,11 @@ def extract_tests(arg):
     """Extracts single-assertion tests from each completion.
 
     arg: {"entry_point", "prompt", "context", "prefix", "completions": [str],
-    "cut": [bool]}: each
-    completion is prefixed by prefix; cut[i] says completion i was cut off
-    (its last line is incomplete). Returns {"samples": [{"tests": [{"setup",
+    "cut": [bool]}: each completion is prefixed by prefix; cut[i] says
+    completion i was cut off (its last line is incomplete). Returns {"samples": [{"tests": [{"setup",
     "code", "input", "expected", "key"}], "stats": {...}} or {"failed": error}]}.
     """
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # SyntaxWarning floods from broken samples
+    with _Quiet():
         return _extract_tests(arg)
 
 
@@ -329,5 +330,10 @@ def _extract_tests(arg):
             text = c if isinstance(c, str) else ""
             out.append(_tests_one(prefix + text, entry, i < len(cut) and bool(cut[i]), known))
         except Exception as e:  # a bug here must not lose the other samples
-            out.append({"failed": "%s: %s" % (type(e).__name__, e)})
+            if _failure(e) == "syntax":
+                stats = dict.fromkeys(_TEST_STATS, 0)
+                stats["pieces"] = stats["syntax"] = 1
+                out.append({"tests": [], "stats": stats})
+            else:
+                out.append({"failed": "%s: %s" % (type(e).__name__, e)})
     return {"samples": out}

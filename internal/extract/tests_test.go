@@ -2,6 +2,7 @@ package extract
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -150,5 +151,39 @@ func TestTestsCutLengthMismatch(t *testing.T) {
 	_, _, err := Tests(context.Background(), testPool, fProblem, []string{"a", "b"}, TestOptions{Cut: []bool{true}})
 	if err == nil {
 		t.Fatal("Tests accepted 1 cut flag for 2 completions")
+	}
+}
+
+func TestDeeplyNested(t *testing.T) {
+	deep := func(n int) string { return strings.Repeat("-", n) + "1" }
+	cases := []struct {
+		name      string
+		depth     int
+		wantCodes Stats
+		wantTests Stats
+	}{
+		{"handled", 1500, Stats{Kept: 1}, Stats{Kept: 1}},
+		{"too deep", 20000, Stats{Syntax: 1}, Stats{Syntax: 1}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			cands, st, err := Codes(ctx, testPool, fProblem, []string{"    return " + deep(tc.depth) + "\n"}, StyleBody)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.wantCodes.Samples, tc.wantCodes.Pieces, tc.wantCodes.Unique = 1, 1, len(cands)
+			if diff := cmp.Diff(tc.wantCodes, st); diff != "" {
+				t.Errorf("code stats (-want +got):\n%s", diff)
+			}
+			tests, st, err := Tests(ctx, testPool, fProblem, []string{"assert f(" + deep(tc.depth) + ") == 1\n"}, TestOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tc.wantTests.Samples, tc.wantTests.Pieces, tc.wantTests.Unique = 1, 1, len(tests)
+			if diff := cmp.Diff(tc.wantTests, st); diff != "" {
+				t.Errorf("test stats (-want +got):\n%s", diff)
+			}
+		})
 	}
 }
