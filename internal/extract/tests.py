@@ -69,16 +69,26 @@ def _is_main_guard(node):
     return isinstance(node, ast.If) and isinstance(node.test, ast.Compare) and "__name__" in _used(node.test)
 
 
+_MAX_PARAM_SETS = 256  # parameter sets expanded per test function
+
+
 def _parametrize(fn):
     """Parameter sets of @pytest.mark.parametrize: a list of assignment lists, or None."""
     sets = None
     for d in fn.decorator_list:
         if not (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "parametrize"):
             continue
-        if len(d.args) < 2 or not isinstance(d.args[0], ast.Constant) or not isinstance(d.args[0].value, str) \
-                or not isinstance(d.args[1], (ast.List, ast.Tuple)):
+        if len(d.args) < 2 or not isinstance(d.args[1], (ast.List, ast.Tuple)):
             return None
-        names = [s.strip() for s in d.args[0].value.split(",") if s.strip()]
+        spec = d.args[0]
+        if isinstance(spec, ast.Constant) and isinstance(spec.value, str):
+            names = [s.strip() for s in spec.value.split(",") if s.strip()]
+        elif isinstance(spec, (ast.List, ast.Tuple)) and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in spec.elts):
+            names = [e.value for e in spec.elts]
+        else:
+            return None
+        if not names or not all(n.isidentifier() for n in names):
+            return None
         mine = []
         for el in d.args[1].elts:
             if len(names) == 1:
@@ -88,6 +98,8 @@ def _parametrize(fn):
             else:
                 return None
         sets = mine if sets is None else [a + b for a in sets for b in mine]
+        if len(sets) > _MAX_PARAM_SETS:
+            return None
     return sets
 
 

@@ -77,6 +77,8 @@ func TestTests(t *testing.T) {
 			want: []execute.Test{io("", "f(1)", "2"), {Code: "assert f(2)"}, {Code: "assert f(0) is None"}}, stats: Stats{NotTest: 1}},
 		{name: "pytest parametrize", in: "import pytest\n\n@pytest.mark.parametrize('x, y', [(1, 2), (3, 4)])\ndef test_f(x, y):\n    assert f(x) == y\n",
 			want: []execute.Test{io("x = 1\ny = 2", "f(x)", "y"), io("x = 3\ny = 4", "f(x)", "y")}, stats: Stats{NotTest: 1}},
+		{name: "pytest parametrize with a list of names", in: "@pytest.mark.parametrize(['x', 'y'], [[1, 2]])\ndef test_f(x, y):\n    assert f(x) == y\n",
+			want: []execute.Test{io("x = 1\ny = 2", "f(x)", "y")}},
 		{name: "main guard", in: "if __name__ == '__main__':\n    assert f(1) == 2\n    print('ok')\n",
 			want: []execute.Test{io("", "f(1)", "2")}, stats: Stats{NotTest: 1}},
 		{name: "loop is one test", in: "for x in [1, 2]:\n    assert f(x) > 0, x\n",
