@@ -88,8 +88,8 @@ func doctestExample(first string, lines []string, i int, entry string) (Example,
 	var want []string
 	for ; j < len(lines); j++ {
 		l := strings.TrimSpace(lines[j])
-		if l == "" || strings.HasPrefix(l, ">>>") {
-			break
+		if l == "" || strings.HasPrefix(l, ">>>") || strings.Contains(l, entry+"(") {
+			break // an inline example is not this one's output
 		}
 		if k := docstringEnd(l); k >= 0 {
 			if s := strings.TrimSpace(l[:k]); s != "" {

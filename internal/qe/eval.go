@@ -138,3 +138,54 @@ func SplitDev(p *Pool, frac float64, seed uint64) (train, dev *Pool) {
 	}
 	return train, dev
 }
+
+// MeanPass is the mean over problems of the share of correct solutions:
+// pass@1 of a random pick.
+func MeanPass(labels [][]float64) float64 {
+	var sum float64
+	n := 0
+	for _, l := range labels {
+		if len(l) == 0 {
+			continue
+		}
+		var c float64
+		for _, v := range l {
+			c += v
+		}
+		sum += c / float64(len(l))
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}
+
+// TopOnePass is pass@1 of picking each problem's top-scored solution, ties
+// broken uniformly at random (as an expectation), averaged over problems.
+func TopOnePass(labels, scores [][]float64) float64 {
+	var sum float64
+	n := 0
+	for i, l := range labels {
+		if len(l) == 0 {
+			continue
+		}
+		best := scores[i][0]
+		for _, s := range scores[i] {
+			best = max(best, s)
+		}
+		var c, k float64
+		for j, s := range scores[i] {
+			if s == best {
+				c += l[j]
+				k++
+			}
+		}
+		sum += c / k
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	return sum / float64(n)
+}

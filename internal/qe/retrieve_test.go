@@ -72,8 +72,10 @@ func TestNeighboursSameIDOtherDatasetIsAllowed(t *testing.T) {
 	if !found {
 		t.Error("MBPP/1 was excluded for a HumanEval query with the same number")
 	}
-	if MakeProblemKey("humaneval", "HumanEval/7") != MakeProblemKey("HumanEval", "7") {
-		t.Error("HumanEval/7 and 7 are not the same problem key")
+	for _, c := range [][2]string{{"HumanEval", "7"}, {"humaneval-noexamples", "HumanEval/7"}, {"humaneval", " HumanEval/7"}} {
+		if MakeProblemKey("humaneval", "HumanEval/7") != MakeProblemKey(c[0], c[1]) {
+			t.Errorf("%s %s is not the same problem as humaneval HumanEval/7", c[0], c[1])
+		}
 	}
 }
 

@@ -45,9 +45,10 @@ func lastDef(src string) string {
 	return m[len(m)-1][1]
 }
 
-// ProblemKey identifies a problem across files: the lower-case dataset name
-// and the task id's number (or the whole id when it has none), so that
-// "HumanEval/3", "humaneval/3" and "3" in the humaneval dataset are one key.
+// ProblemKey identifies a problem across files: the dataset family (the
+// lower-case dataset name up to its first "-", so "humaneval-noexamples" is
+// "humaneval" and "mbpp-sanitized" is "mbpp") and the task id after its last
+// "/", so that "HumanEval/3", "humaneval/3" and "3" are one problem.
 type ProblemKey struct {
 	Dataset string
 	ID      string
@@ -62,7 +63,11 @@ func MakeProblemKey(datasetName, taskID string) ProblemKey {
 	if i := strings.LastIndexByte(id, '/'); i >= 0 {
 		id = id[i+1:]
 	}
-	return ProblemKey{Dataset: strings.ToLower(strings.TrimSpace(datasetName)), ID: id}
+	family := strings.ToLower(strings.TrimSpace(datasetName))
+	if i := strings.IndexByte(family, '-'); i > 0 {
+		family = family[:i]
+	}
+	return ProblemKey{Dataset: family, ID: id}
 }
 
 // FromDataset converts a benchmark problem into the estimator's view.

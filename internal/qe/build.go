@@ -1,0 +1,181 @@
+package qe
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/ticoder/ticoder/internal/execute"
+)
+
+// Estimators lists the estimator names New accepts.
+func Estimators() []string {
+	return []string{"knn", "els", "tls", "agree", "combo", "icl", "zs", "constant"}
+}
+
+// NeedsPool reports whether the estimator retrieves from a labelled pool.
+func NeedsPool(name string) bool { return name == "knn" || name == "combo" || name == "icl" }
+
+// NeedsRunner reports whether the estimator executes code.
+func NeedsRunner(name string) bool { return name == "agree" || name == "combo" }
+
+// NeedsJudge reports whether the estimator asks an LLM.
+func NeedsJudge(name string) bool { return name == "icl" || name == "zs" }
+
+// Tunable reports whether the estimator has a k to tune.
+func Tunable(name string) bool { return NeedsPool(name) }
+
+// ComboKNNWeight is the weight of knn in combo = agree + w·knn. It was set
+// by hand (knn only has to break agree's ties and add a per-problem
+// difficulty prior); results are flat for w between 0.05 and 0.5.
+const ComboKNNWeight = 0.25
+
+// Setup holds what estimators are built from. Fields an estimator does not
+// need may be nil (see NeedsPool, NeedsRunner, NeedsJudge). A Setup is safe
+// for concurrent use.
+type Setup struct {
+	// Pool is the labelled retrieval pool.
+	Pool *Pool
+	// Embedder embeds problems and solutions for retrieval and els (the
+	// lexical model or an API embedder, possibly cached).
+	Embedder Embedder
+	// Lexical, if set, is used by tls for token overlap; otherwise tls embeds
+	// lines with Embedder.
+	Lexical *Lexical
+	Runner  execute.Runner
+	Judge   Judge
+	// Temperature is knn's τ (default 0.05).
+	Temperature float64
+	// Agree configures the agree part of agree and combo (Runner is filled
+	// in).
+	Agree Agree
+
+	once  sync.Once
+	index *Index
+	err   error
+}
+
+// Index returns the retrieval index of Pool, built on first use.
+func (s *Setup) Index(ctx context.Context) (*Index, error) {
+	s.once.Do(func() {
+		if s.Pool == nil || s.Embedder == nil {
+			s.err = fmt.Errorf("retrieval needs a labelled pool (--train) and an embedder")
+			return
+		}
+		s.index, s.err = NewIndex(ctx, s.Pool, s.Embedder)
+	})
+	return s.index, s.err
+}
+
+// New builds the named estimator with k examples per label and weight α
+// (both ignored by estimators that do not retrieve).
+func (s *Setup) New(ctx context.Context, name string, k int, alpha Alpha) (Estimator, error) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	if NeedsRunner(name) && s.Runner == nil {
+		return nil, fmt.Errorf("estimator %s runs code: it needs the execution engine", name)
+	}
+	if NeedsJudge(name) && s.Judge == nil {
+		return nil, fmt.Errorf("estimator %s asks an LLM judge: pass --model MODEL (a server that returns top_logprobs)", name)
+	}
+	var ix *Index
+	if NeedsPool(name) {
+		var err error
+		if ix, err = s.Index(ctx); err != nil {
+			return nil, fmt.Errorf("estimator %s: %w", name, err)
+		}
+	}
+	tau := s.Temperature
+	if tau == 0 {
+		tau = 0.05
+	}
+	agree := s.Agree
+	agree.Runner = s.Runner
+	switch name {
+	case "knn":
+		return &KNN{Index: ix, Alpha: alpha, K: k, Temperature: tau}, nil
+	case "els":
+		if s.Embedder == nil {
+			return nil, fmt.Errorf("estimator els needs an embedder")
+		}
+		return &ELS{Embedder: s.Embedder}, nil
+	case "tls":
+		if s.Lexical == nil && s.Embedder == nil {
+			return nil, fmt.Errorf("estimator tls needs an embedder")
+		}
+		return &TLS{Lexical: s.Lexical, Embedder: s.Embedder}, nil
+	case "agree":
+		return &agree, nil
+	case "combo":
+		return &Sum{Parts: []Estimator{&agree, &KNN{Index: ix, Alpha: alpha, K: k, Temperature: tau}}, Weights: []float64{1, ComboKNNWeight}}, nil
+	case "icl":
+		return &ICL{Index: ix, Judge: s.Judge, Alpha: alpha, K: k}, nil
+	case "zs":
+		return &ICL{Judge: s.Judge}, nil
+	case "constant":
+		return Constant{}, nil
+	}
+	return nil, fmt.Errorf("unknown estimator %q (known: %s)", name, strings.Join(Estimators(), ", "))
+}
+
+// Sum is a weighted sum of estimators' scores. Cost: the sum of its parts'.
+type Sum struct {
+	Parts   []Estimator
+	Weights []float64
+}
+
+// Name implements Estimator.
+func (e *Sum) Name() string {
+	parts := make([]string, len(e.Parts))
+	for i, p := range e.Parts {
+		parts[i] = fmt.Sprintf("%g·%s", e.Weights[i], p.Name())
+	}
+	return strings.Join(parts, " + ")
+}
+
+// Score implements Estimator.
+func (e *Sum) Score(ctx context.Context, p Problem, candidates []string) ([]float64, error) {
+	out := make([]float64, len(candidates))
+	for i, part := range e.Parts {
+		s, err := part.Score(ctx, p, candidates)
+		if err != nil {
+			return nil, err
+		}
+		for j := range out {
+			out[j] += e.Weights[i] * s[j]
+		}
+	}
+	return out, nil
+}
+
+// ParseAlpha parses an α: a number in [0, 1] or the variant names p, ps, s
+// (also fs-p, fs-ps, fs-s).
+func ParseAlpha(s string) (Alpha, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "p", "fs-p":
+		return FSP, nil
+	case "ps", "fs-ps":
+		return FSPS, nil
+	case "s", "fs-s":
+		return FSS, nil
+	}
+	var a float64
+	if _, err := fmt.Sscanf(strings.TrimSpace(s), "%g", &a); err != nil || a < 0 || a > 1 {
+		return 0, fmt.Errorf("α %q: want a number in [0, 1] or p, ps, s", s)
+	}
+	return Alpha(a), nil
+}
+
+// VariantName returns the paper's name of an α: FS-P, FS-PS, FS-S, or
+// FS(α=…).
+func VariantName(a Alpha) string {
+	switch a {
+	case FSP:
+		return "FS-P"
+	case FSPS:
+		return "FS-PS"
+	case FSS:
+		return "FS-S"
+	}
+	return fmt.Sprintf("FS(α=%g)", float64(a))
+}
