@@ -68,6 +68,7 @@ pass@k of sample files, and estimates code quality without tests.`,
 		newCheckCommand(g),
 		newGenCommand(g),
 		newDataCommand(g),
+		newQECommand(g),
 	)
 	return root
 }
