@@ -1,0 +1,171 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+func cqeFile(t *testing.T, name string) string {
+	t.Helper()
+	return filepath.Join(testutil.DataDir(t), "cqe", name)
+}
+
+func TestQEEvalTable(t *testing.T) {
+	dir := t.TempDir()
+	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	o := &qeEvalOptions{
+		qeOptions: qeOptions{estimators: []string{"els", "tls", "knn"}, ks: []string{"2"}, alphas: []string{"ps"},
+			embedder: "lexical", weighting: "tfidf", maxSolutions: 10, quiet: true, train: cqeFile(t, "mbpp-codestral-22b.jsonl")},
+		test: cqeFile(t, "heval-codestral-22b.jsonl"),
+		devFrac: 0.1, seed: 42, out: filepath.Join(dir, "table.md"),
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runQEEval(context.Background(), g, o, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	md := stdout.String()
+	for _, want := range []string{
+		"| constant (floor) | n/a | 0.889 | 0.639 | 0.768 |",
+		"| els | n/a |", "| tls | n/a |", "| knn FS-PS | 2 |",
+		"0.903 | 0.640 |", // the paper's ELS figures beside ours
+		"| oracle (ceiling) | n/a | 1.000 | 0.762 | 1.000 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("table lacks %q:\n%s", want, md)
+		}
+	}
+	if b, err := os.ReadFile(o.out); err != nil || string(b) != md {
+		t.Errorf("--out file differs from stdout (err %v)", err)
+	}
+
+	// The same run as JSON, from the embedding cache this time.
+	o.json, o.out = true, ""
+	stdout.Reset()
+	if err := runQEEval(context.Background(), g, o, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var rep qe.Report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
+	}
+	if len(rep.Rows) != 3 || rep.TestPairs != 1640 || rep.Constant.Mixed != 87 {
+		t.Fatalf("report: %d rows, %d test pairs, %d mixed; want 3, 1640, 87", len(rep.Rows), rep.TestPairs, rep.Constant.Mixed)
+	}
+	for _, r := range rep.Rows {
+		if r.Global <= 0.8 || r.Global > 1 || r.Local <= 0.5 || r.Local > rep.Oracle.Local {
+			t.Errorf("%s: G %v L %v out of range", r.Estimator, r.Global, r.Local)
+		}
+	}
+}
+
+func TestQEEvalUsageErrors(t *testing.T) {
+	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
+	for _, c := range []struct {
+		name string
+		o    qeEvalOptions
+		msg  string
+	}{
+		{"knn without train", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"knn"}, ks: []string{"2"}, alphas: []string{"ps"}}, test: "x"}, "need --train"},
+		{"icl without model", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"zs"}, ks: []string{"2"}, alphas: []string{"ps"}, embedder: "lexical", weighting: "bm25"}, test: cqeFile(t, "heval-codestral-22b.jsonl")}, "--model"},
+		{"bad k", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"0"}, alphas: []string{"ps"}}, test: "x"}, "--k"},
+		{"bad alpha", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"1"}, alphas: []string{"2"}}, test: "x"}, "--alpha"},
+		{"unknown estimator", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"magic"}, ks: []string{"1"}, alphas: []string{"ps"}}, test: "x"}, "known are"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out bytes.Buffer
+			err := runQEEval(context.Background(), g, &c.o, &out, &out)
+			if err == nil || !strings.Contains(err.Error(), c.msg) {
+				t.Fatalf("error %v, want one mentioning %q", err, c.msg)
+			}
+			var u usageError
+			if !errors.As(err, &u) {
+				t.Errorf("error %v is not a usage error", err)
+			}
+		})
+	}
+}
+
+func TestQEScoreCheckAndPool(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts sandboxed workers")
+	}
+	dir := t.TempDir()
+	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	correct := "    return [x for x in strings if substring in x]\n"
+	lines := []string{
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return strings\n"}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": correct}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return [x for x in strings if x.startswith(substring)]\n"}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/2", "completion": "    return number % 1.0\n"}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/2", "completion": "    return int(number)\n"}),
+	}
+	path := filepath.Join(dir, "samples.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := &qeScoreOptions{
+		qeOptions: qeOptions{estimators: []string{"agree"}, ks: []string{"4"}, alphas: []string{"ps"}, embedder: "lexical",
+			weighting: "bm25", timeout: time.Second, workers: 2, json: true, quiet: true},
+		dataset: "humaneval", samples: path, check: true,
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runQEScore(context.Background(), g, o, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var got []scoredSample
+	sc := bufio.NewScanner(&stdout)
+	for sc.Scan() {
+		var s scoredSample
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if len(got) != 5 {
+		t.Fatalf("%d scored samples, want 5", len(got))
+	}
+	for _, s := range got {
+		if s.Passed == nil {
+			t.Fatalf("sample %+v has no label", s)
+		}
+		// The docstring examples separate right from wrong here.
+		if *s.Passed != (s.Rank == 1) {
+			t.Errorf("sample %s/%d passed=%v but rank %d", s.TaskID, s.Index, *s.Passed, s.Rank)
+		}
+	}
+	var res map[string]any
+	if err := json.Unmarshal(stderr.Bytes(), &res); err != nil {
+		t.Fatalf("check summary is not JSON: %v\n%s", err, stderr.String())
+	}
+	if res["top1_pass@1"] != 1.0 || res["raw_pass@1"].(float64) >= 1 {
+		t.Errorf("summary %v: want top-1 pass@1 1 and raw pass@1 below 1", res)
+	}
+
+	// The same samples labelled into a stored pool.
+	po := &qePoolOptions{qeOptions: qeOptions{workers: 2}, samples: path, dataset: "humaneval"}
+	stdout.Reset()
+	if err := runQEPoolAdd(context.Background(), g, po, "he-test", &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	if want := "pool he-test: 2 problems, 5 solutions, 2 correct"; !strings.Contains(stdout.String(), want) {
+		t.Errorf("pool add said %q, want %q", stdout.String(), want)
+	}
+	stdout.Reset()
+	if err := runQEPoolList(context.Background(), g, false, &stdout); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout.String(), "he-test") {
+		t.Errorf("pool list lacks the pool:\n%s", stdout.String())
+	}
+}
