@@ -27,7 +27,7 @@ func TestQEEvalTable(t *testing.T) {
 	o := &qeEvalOptions{
 		qeOptions: qeOptions{estimators: []string{"els", "tls", "knn"}, ks: []string{"2"}, alphas: []string{"ps"},
 			embedder: "lexical", weighting: "tfidf", maxSolutions: 10, quiet: true, train: cqeFile(t, "mbpp-codestral-22b.jsonl")},
-		test: cqeFile(t, "heval-codestral-22b.jsonl"),
+		test:    cqeFile(t, "heval-codestral-22b.jsonl"),
 		devFrac: 0.1, seed: 42, out: filepath.Join(dir, "table.md"),
 	}
 	var stdout, stderr bytes.Buffer
