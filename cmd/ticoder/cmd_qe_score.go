@@ -21,10 +21,11 @@ import (
 // qeScoreOptions are the flags of `ticoder qe score`.
 type qeScoreOptions struct {
 	qeOptions
-	dataset string
-	samples string
-	out     string
-	check   bool
+	dataset   string
+	samples   string
+	out       string
+	check     bool
+	docstring string
 }
 
 func newQEScoreCommand(g *globalOptions) *cobra.Command {
@@ -54,6 +55,7 @@ broken uniformly at random, as an expectation), and global/local nDCG.`,
 	f.StringVar(&o.samples, "samples", "", "samples file (required)")
 	f.StringVar(&o.out, "out", "", "write the per-sample JSON lines here instead of stdout")
 	f.BoolVar(&o.check, "check", false, "run the hidden tests and report the ranking's quality")
+	f.StringVar(&o.docstring, "prompts-from", "", "estimate with the prompts of this dataset, matched by task id (e.g. humaneval, whose docstrings keep the examples that humaneval-noexamples drops)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("samples")
 	return cmd
@@ -107,7 +109,13 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 	if err != nil {
 		return err
 	}
-	pool, refs := samplesPool(ds, smp)
+	promptDS := ds
+	if o.docstring != "" {
+		if promptDS, err = dataset.Load(ctx, dataset.DataDir(g.dataDir), o.docstring); err != nil {
+			return err
+		}
+	}
+	pool, refs := samplesPool(ds, promptDS, smp)
 	var rep progress.Reporter = progress.NewBar(stderr)
 	if o.quiet {
 		rep = progress.Nop{}
@@ -138,8 +146,9 @@ type sampleRef struct {
 }
 
 // samplesPool groups the usable samples by task (in file order) into an
-// unlabelled pool; refs[i][j] is the sample of solution j of task i.
-func samplesPool(ds *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]sampleRef) {
+// unlabelled pool whose problems come from prompts (ds, or another dataset
+// with the same task ids); refs[i][j] is the sample of solution j of task i.
+func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]sampleRef) {
 	pool := &qe.Pool{Name: "samples"}
 	var refs [][]sampleRef
 	at := map[string]int{}
@@ -152,6 +161,9 @@ func samplesPool(ds *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]sampl
 			p, found := ds.Get(s.TaskID)
 			if !found {
 				continue
+			}
+			if alt, ok := prompts.Get(s.TaskID); ok {
+				p.Prompt = alt.Prompt
 			}
 			i = len(pool.Tasks)
 			at[s.TaskID] = i
