@@ -67,6 +67,7 @@ pass@k of sample files, and estimates code quality without tests.`,
 	root.AddCommand(
 		newCheckCommand(g),
 		newGenCommand(g),
+		newEvalCommand(g),
 		newDataCommand(g),
 		newQECommand(g),
 	)

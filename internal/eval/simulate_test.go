@@ -83,7 +83,7 @@ func problem(t *testing.T, samples int, counts []int, correct []bool, ref string
 			eqResults[i] = append(eqResults[i], execute.Result{Outcome: out})
 		}
 	}
-	tab, usable := oracle.NewTable(all, eq, from, eqResults, len(rows), len(tests))
+	tab, usable := oracle.NewTable(all, eq, eqResults, len(rows), tests, refRow)
 	p.Comparer = tab
 	p.User = &oracle.User{Tests: tests, Reference: refRow, Usable: usable}
 	return p

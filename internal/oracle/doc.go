@@ -21,8 +21,8 @@
 //     draw is a pure function of (seed, problem, test), so every strategy of a
 //     run meets the same mistakes.
 //
-// Table is a session.Comparer over precomputed sandbox results: for each test
-// the outcome of `assert CALL == V` (V the reference's value) on every
-// candidate, computed by the execution engine with Python's ==. EqualTests
-// lists the tests to run for it.
+// Table is a session.Comparer over precomputed sandbox results: for each
+// distinct (setup, CALL, V), V the reference's value, the outcome of
+// `assert CALL == V` on every candidate, computed by the execution engine
+// with Python's ==. EqualTests lists the tests to run for it.
 package oracle

@@ -85,44 +85,66 @@ func (u *User) draw(t int) float64 {
 	return float64(x>>11) / (1 << 53)
 }
 
-// EqualTests returns, for every test where the reference's CALL returned a
-// value and the assertion was false, the test `assert CALL == V` (V the
-// reference's value repr), with the index of the test it came from. Run them
-// on the candidates and the reference, then build a Table.
+// EqualTests returns, for the tests where the reference's CALL returned a
+// value and the assertion was false, the tests `assert CALL == V` (V the
+// reference's value repr), one per distinct (setup, call, V), with the index
+// of the first test each came from. Run them on the candidates and the
+// reference, then build a Table.
 func EqualTests(tests []execute.Test, reference []execute.Result) (eq []execute.Test, from []int) {
+	seen := map[string]bool{}
 	for t, r := range reference {
-		if r.Outcome == execute.Fail && r.HasValue && tests[t].Input != "" {
-			eq = append(eq, session.EqualTest(tests[t], r.Value))
+		if !needsEqual(tests[t], r) {
+			continue
+		}
+		e := session.EqualTest(tests[t], r.Value)
+		if k := equalKey(e.Setup, e.Input, e.Expected); !seen[k] {
+			seen[k] = true
+			eq = append(eq, e)
 			from = append(from, t)
 		}
 	}
 	return eq, from
 }
 
+// needsEqual reports whether the reference's answer to test could be
+// `output V`.
+func needsEqual(test execute.Test, r execute.Result) bool {
+	return r.Outcome == execute.Fail && r.HasValue && test.Input != ""
+}
+
+func equalKey(setup, input, value string) string { return setup + "\x00" + input + "\x00" + value }
+
 // Table is a session.Comparer that looks up precomputed sandbox results of
 // `assert CALL == V`. It is immutable and safe for concurrent use.
 type Table struct {
-	// byTest[input + "\x00" + value][program] is the outcome's pass.
-	byTest map[string]map[string]bool
+	// byKey[equalKey][program] is whether the outcome was pass.
+	byKey map[string]map[string]bool
 }
 
-// NewTable builds a Table and the Usable flags of a User from the results
-// of EqualTests' tests: results[p][k] is the result of eq[k] on programs[p];
-// reference indexes the reference solution among programs, and ntests is the
-// number of original tests.
-func NewTable(programs []string, eq []execute.Test, from []int, results [][]execute.Result, reference, ntests int) (*Table, []bool) {
-	tab := &Table{byTest: map[string]map[string]bool{}}
-	usable := make([]bool, ntests)
+// NewTable builds a Table, and the Usable flags of a User, from the results
+// of EqualTests' tests: results[p][k] is the result of eq[k] on programs[p],
+// and programs[ref] is the reference solution. tests and reference are the
+// original tests and the reference's results on them. A value is usable when
+// the reference's own call equals it.
+func NewTable(programs []string, eq []execute.Test, results [][]execute.Result, ref int, tests []execute.Test, reference []execute.Result) (*Table, []bool) {
+	tab := &Table{byKey: map[string]map[string]bool{}}
+	refOK := map[string]bool{}
 	for k, test := range eq {
+		key := equalKey(test.Setup, test.Input, test.Expected)
 		row := map[string]bool{}
 		for p, prog := range programs {
-			if p == reference {
-				usable[from[k]] = results[p][k].Outcome == execute.Pass
+			pass := results[p][k].Outcome == execute.Pass
+			if p == ref {
+				refOK[key] = pass
 				continue
 			}
-			row[prog] = results[p][k].Outcome == execute.Pass
+			row[prog] = pass
 		}
-		tab.byTest[test.Input+"\x00"+test.Expected] = row
+		tab.byKey[key] = row
+	}
+	usable := make([]bool, len(tests))
+	for t, r := range reference {
+		usable[t] = needsEqual(tests[t], r) && refOK[equalKey(tests[t].Setup, tests[t].Input, r.Value)]
 	}
 	return tab, usable
 }
@@ -130,7 +152,7 @@ func NewTable(programs []string, eq []execute.Test, from []int, results [][]exec
 // Equal reports which programs returned value for test's call. It fails for a
 // (call, value) pair or a program that was not precomputed.
 func (tab *Table) Equal(_ context.Context, programs []string, test execute.Test, value string) ([]bool, error) {
-	row, ok := tab.byTest[test.Input+"\x00"+value]
+	row, ok := tab.byKey[equalKey(test.Setup, test.Input, value)]
 	if !ok {
 		return nil, fmt.Errorf("no precomputed comparison of %s with %s", test.Input, value)
 	}

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/ticoder/ticoder/internal/execute"
@@ -77,6 +78,9 @@ type Pool struct {
 	class []int
 	// nclass is the number of behaviour classes.
 	nclass int
+	// ncode[t] bounds the part codes of test t; maxCode is the largest.
+	ncode   []int
+	maxCode int
 }
 
 // PoolInput is what a Pool is built from. Only Results is required.
@@ -126,17 +130,17 @@ func NewPool(in PoolInput) (*Pool, error) {
 			return nil, fmt.Errorf("candidate %d has multiplicity %d; want at least 1", c, n)
 		}
 	}
-	p := &Pool{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc)}
+	p := &Pool{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc), ncode: make([]int, nt)}
 	values := make([]map[string]int32, nt)
 	for t := range values {
 		values[t] = map[string]int32{}
 	}
 	classes := map[string]int{}
-	var key strings.Builder
+	var key []byte
 	for c, row := range in.Results {
 		p.pf[c] = make([]int32, nt)
 		p.out[c] = make([]int32, nt)
-		key.Reset()
+		key = key[:0]
 		for t, r := range row {
 			code := partError
 			switch r.Outcome {
@@ -155,18 +159,24 @@ func NewPool(in PoolInput) (*Pool, error) {
 				}
 				p.out[c][t] = id
 			}
-			fmt.Fprintf(&key, "%d", r.Outcome)
+			key = append(key, byte('0'+r.Outcome))
 			if r.HasValue {
-				fmt.Fprintf(&key, ":%q", r.Value)
+				key = strconv.AppendInt(key, int64(len(r.Value)), 10)
+				key = append(key, ':')
+				key = append(key, r.Value...)
 			}
-			key.WriteByte('|')
+			key = append(key, '|')
 		}
-		id, ok := classes[key.String()]
+		id, ok := classes[string(key)]
 		if !ok {
 			id = len(classes)
-			classes[key.String()] = id
+			classes[string(key)] = id
 		}
 		p.class[c] = id
+	}
+	for t := range values {
+		p.ncode[t] = int(partValue) + len(values[t])
+		p.maxCode = max(p.maxCode, p.ncode[t])
 	}
 	p.nclass = len(classes)
 	return p, nil

@@ -44,8 +44,9 @@ type Scored struct {
 // split are left out: they are never asked.
 func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
+	sc := newScratch(q.Pool)
 	for _, t := range q.Unasked {
-		s := q.Pool.NewSplit(q.Mode, q.Alive, t)
+		s := q.Pool.split(q.Mode, q.Alive, t, sc)
 		if !s.Splits() {
 			continue
 		}
@@ -155,15 +156,18 @@ func (InfoGain) Score(q Query, s *Split) float64 {
 	if total == 0 {
 		return 0
 	}
-	h := p.entropy(s.alive)
+	if !s.sc.hOK {
+		s.sc.h, s.sc.hOK = p.entropy(s.alive, s.sc), true
+	}
+	h := s.sc.h
 	after := 0.0
 	for i, k := range s.codes {
-		w := float64(p.Mass(s.parts[i])) / total
+		w := float64(s.massOf(i)) / total
 		if k == partError {
 			after += w * h
 			continue
 		}
-		after += w * p.entropy(s.kept(i))
+		after += w * s.keptEntropy(i)
 	}
 	return math.Max(0, h-after)
 }
@@ -181,24 +185,26 @@ func (Ideal) Name() string { return "ideal" }
 // for the answer part that maximises it.
 func (Ideal) Score(q Query, s *Split) float64 {
 	p := q.Pool
-	correctMass := func(set []int) (good, bad int) {
-		for _, c := range set {
-			if ok, _ := p.Correct(c); ok {
-				good += p.Count(c)
-			} else {
-				bad += p.Count(c)
-			}
+	var good, bad int
+	tally := func(c int) {
+		if ok, _ := p.Correct(c); ok {
+			good += p.Count(c)
+		} else {
+			bad += p.Count(c)
 		}
-		return good, bad
 	}
-	_, badAll := correctMass(s.alive)
+	for _, c := range s.alive {
+		tally(c)
+	}
+	badAll := bad
 	scale := float64(p.Mass(s.alive) + 1)
 	best := 0.0
 	for i, k := range s.codes {
 		if k == partError {
 			continue
 		}
-		good, bad := correctMass(s.kept(i))
+		good, bad = 0, 0
+		s.eachKept(i, tally)
 		best = math.Max(best, float64(good)*scale+float64(badAll-bad))
 	}
 	return best

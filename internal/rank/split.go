@@ -2,7 +2,6 @@ package rank
 
 import (
 	"math"
-	"sort"
 )
 
 // Split is how the answer to one test would divide the remaining candidates.
@@ -10,53 +9,110 @@ import (
 // if they were the intended function: pass, fail (PassFail mode), one part
 // per returned value (Output mode, for CALL == EXPECTED tests), and the
 // candidates that raise, time out or crash (the user would answer
-// `undefined`).
+// `undefined`). A Split is only valid until the next split computed with the
+// same scratch space; NewSplit returns one with its own.
 type Split struct {
 	pool  *Pool
 	alive []int
-	// parts in increasing part code order.
+	test  int
+	// codes are the part codes present, increasing; parts[i] holds the
+	// candidates of codes[i].
 	codes []int32
 	parts [][]int
-	npass int
-	test  int
+	// pass is the index of the pass part in codes, or -1.
+	pass int
+	sc   *scratch
+}
+
+// scratch is reusable memory for computing many splits of one pool.
+type scratch struct {
+	count   []int
+	members []int
+	codes   []int32
+	parts   [][]int
+	mass    []int // by class
+	touched []int // classes with nonzero mass
+	split   Split
+	// h caches the entropy of the remaining candidates (hOK once set).
+	h   float64
+	hOK bool
+}
+
+func newScratch(p *Pool) *scratch {
+	return &scratch{count: make([]int, p.maxCode), mass: make([]int, p.nclass)}
 }
 
 // NewSplit computes the split of the alive candidates by test t in mode.
 func (p *Pool) NewSplit(mode Mode, alive []int, t int) *Split {
-	byCode := map[int32][]int{}
+	return p.split(mode, alive, t, newScratch(p))
+}
+
+// split computes a split in the scratch space sc, overwriting the last one.
+func (p *Pool) split(mode Mode, alive []int, t int, sc *scratch) *Split {
+	n := p.ncode[t]
+	count := sc.count[:n]
+	for _, c := range alive {
+		count[p.part(mode, c, t)]++
+	}
+	sc.codes = sc.codes[:0]
+	off := 0
+	for k := range n {
+		if count[k] > 0 {
+			sc.codes = append(sc.codes, int32(k))
+			c := count[k]
+			count[k] = off // becomes the write position
+			off += c
+		}
+	}
+	if cap(sc.members) < len(alive) {
+		sc.members = make([]int, len(alive))
+	}
+	members := sc.members[:len(alive)]
 	for _, c := range alive {
 		k := p.part(mode, c, t)
-		byCode[k] = append(byCode[k], c)
+		members[count[k]] = c
+		count[k]++
 	}
-	s := &Split{pool: p, alive: alive, test: t}
-	for k := range byCode {
-		s.codes = append(s.codes, k)
+	// count[k] is now the end of part k; rebuild the parts and clear count.
+	sc.parts = sc.parts[:0]
+	start := 0
+	s := &sc.split
+	*s = Split{pool: p, alive: alive, test: t, pass: -1, sc: sc}
+	for i, k := range sc.codes {
+		end := count[k]
+		sc.parts = append(sc.parts, members[start:end])
+		if k == partPass {
+			s.pass = i
+		}
+		start = end
+		count[k] = 0
 	}
-	sort.Slice(s.codes, func(i, j int) bool { return s.codes[i] < s.codes[j] })
-	for _, k := range s.codes {
-		s.parts = append(s.parts, byCode[k])
-	}
-	s.npass = len(byCode[partPass])
+	s.codes, s.parts = sc.codes, sc.parts
 	return s
 }
 
-// kept returns the candidates an answer coming from part i would keep: pass
-// keeps the passing candidates; fail drops them; a value keeps the
-// candidates that returned it; undefined keeps all.
-func (s *Split) kept(i int) []int {
+// eachKept calls f for every candidate an answer coming from part i would
+// keep: pass keeps the passing candidates; fail drops them; a value keeps
+// the candidates that returned it; undefined keeps all.
+func (s *Split) eachKept(i int, f func(c int)) {
 	switch k := s.codes[i]; {
 	case k == partError:
-		return s.alive
-	case k == partFail:
-		out := make([]int, 0, len(s.alive)-s.npass)
 		for _, c := range s.alive {
-			if !s.pool.Passes(c, s.test) {
-				out = append(out, c)
+			f(c)
+		}
+	case k == partFail:
+		for j, part := range s.parts {
+			if j == s.pass {
+				continue
+			}
+			for _, c := range part {
+				f(c)
 			}
 		}
-		return out
 	default:
-		return s.parts[i]
+		for _, c := range s.parts[i] {
+			f(c)
+		}
 	}
 }
 
@@ -69,7 +125,7 @@ func (s *Split) Splits() bool {
 		switch {
 		case k == partError:
 		case k == partFail:
-			if s.npass > 0 {
+			if s.pass >= 0 {
 				return true
 			}
 		case len(s.parts[i]) < n:
@@ -94,22 +150,51 @@ func (s *Split) Counts() (pass, fail int) {
 	return pass, fail
 }
 
+// massOf returns the multiplicity-weighted mass of part i.
+func (s *Split) massOf(i int) int { return s.pool.Mass(s.parts[i]) }
+
+// keptEntropy returns the entropy of the behaviour classes of what an answer
+// from part i keeps.
+func (s *Split) keptEntropy(i int) float64 {
+	sc := s.sc
+	total := 0
+	s.eachKept(i, func(c int) {
+		cl := s.pool.class[c]
+		if sc.mass[cl] == 0 {
+			sc.touched = append(sc.touched, cl)
+		}
+		w := s.pool.Count(c)
+		sc.mass[cl] += w
+		total += w
+	})
+	return sc.drain(total)
+}
+
+// drain returns the entropy of the masses accumulated in sc and clears them.
+func (sc *scratch) drain(total int) float64 {
+	h := 0.0
+	for _, cl := range sc.touched {
+		if total > 0 {
+			q := float64(sc.mass[cl]) / float64(total)
+			h -= q * math.Log2(q)
+		}
+		sc.mass[cl] = 0
+	}
+	sc.touched = sc.touched[:0]
+	return h
+}
+
 // entropy returns the Shannon entropy, in bits, of the distribution of the
 // behaviour classes of set weighted by multiplicity.
-func (p *Pool) entropy(set []int) float64 {
-	mass := map[int]int{}
+func (p *Pool) entropy(set []int, sc *scratch) float64 {
 	total := 0
 	for _, c := range set {
-		mass[p.class[c]] += p.Count(c)
+		cl := p.class[c]
+		if sc.mass[cl] == 0 {
+			sc.touched = append(sc.touched, cl)
+		}
+		sc.mass[cl] += p.Count(c)
 		total += p.Count(c)
 	}
-	if total == 0 {
-		return 0
-	}
-	h := 0.0
-	for _, m := range mass {
-		q := float64(m) / float64(total)
-		h -= q * math.Log2(q)
-	}
-	return h
+	return sc.drain(total)
 }

@@ -219,14 +219,22 @@ func (s *Session) Status() Stop {
 	if s.pending != nil {
 		return Running
 	}
+	if st := s.stopped(); st != Running {
+		return st
+	}
+	if _, ok := rank.Select(s.sel, s.query()); !ok {
+		return NoSplit
+	}
+	return Running
+}
+
+// stopped checks the stop conditions that need no test selection.
+func (s *Session) stopped() Stop {
 	switch {
 	case s.spec.MaxQuestions > 0 && len(s.history) >= s.spec.MaxQuestions:
 		return MaxQuestions
 	case s.pool.NumClasses(s.alive) <= 1:
 		return OneClass
-	}
-	if _, ok := rank.Select(s.sel, s.query()); !ok {
-		return NoSplit
 	}
 	return Running
 }
@@ -237,10 +245,13 @@ func (s *Session) Next() (q Question, ok bool) {
 	if s.pending != nil {
 		return *s.pending, true
 	}
-	if s.Status() != Running {
+	if s.stopped() != Running {
 		return Question{}, false
 	}
 	scores := rank.Scores(s.sel, s.query())
+	if len(scores) == 0 {
+		return Question{}, false
+	}
 	t := s.spec.Tests[scores[0].Test]
 	s.pending = &Question{
 		Number:   len(s.history) + 1,

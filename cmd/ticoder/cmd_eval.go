@@ -1,0 +1,381 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/eval"
+	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/progress"
+	"github.com/ticoder/ticoder/internal/rank"
+)
+
+// evalOptions are the flags of `ticoder eval`.
+type evalOptions struct {
+	dataset      string
+	model        string
+	modes        []string
+	selectors    []string
+	rankers      []string
+	maxQuestions int
+	problems     []string
+	protect      bool
+	noise        float64
+	seed         uint64
+	out          string
+	codes, tests int
+	style        string
+	temperature  float64
+	topP         float64
+	timeout      time.Duration
+	workers      int
+	jobs         int
+	offline      bool
+	progress     progress.Reporter
+	stdout       io.Writer
+}
+
+func newEvalCommand(g *globalOptions) *cobra.Command {
+	o := &evalOptions{}
+	cmd := &cobra.Command{
+		Use:   "eval --dataset NAME --model MODEL",
+		Short: "Benchmark TiCoder with a simulated user: pass@k@m per strategy and mode",
+		Long: `eval measures the TiCoder loop on a dataset with a simulated user (the
+reference solution answers every question), for every answer mode, test
+selection strategy and code ranking strategy, on one fixed set of problems.
+
+For each problem it generates code and tests (a live model, or replay:DIR for
+recorded generations), extracts candidates and tests, runs the matrix in the
+sandbox, and simulates one session per mode × selector. Reported: the baseline
+pass@k of the raw samples (unbiased estimator), and pass@k@m for k = 1, 2, 5
+and m = 0…max-questions (every problem counts at every m; ties at the top are
+a multiplicity-weighted random pick; no candidates left counts as a failure).
+
+Files in --out: results.jsonl (one line per problem, appended as each
+finishes; a rerun with the same settings resumes), summary.md (tables shaped
+like the TiCoder paper's Table IV), summary.csv, summary.json, and
+pass1_RANK_SETTING.png/.svg (pass@1 against m).
+
+--protect-correct adds runs with the official implementation's rule that a
+candidate passing the hidden tests is never pruned; it flatters the results,
+so the strict runs are always reported beside them.`,
+		Example: `  ticoder eval --dataset humaneval-noexamples --model replay:../shared/data/samples/humaneval-codegen16b --out runs/he
+  ticoder eval --dataset mbpp-sanitized --model ollama:qwen2.5-coder:7b --codes 20 --tests 20 --problems Mbpp/2,Mbpp/3`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.progress = progress.NewBar(cmd.ErrOrStderr())
+			o.stdout = cmd.OutOrStdout()
+			return runEval(cmd.Context(), g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval-noexamples, humaneval, mbpp, mbpp-sanitized) or file (required)")
+	f.StringVar(&o.model, "model", "", "model: replay:DIR, openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, ... (required)")
+	f.StringSliceVar(&o.modes, "mode", []string{"passfail", "output"}, "answer modes: passfail, output")
+	f.StringSliceVar(&o.selectors, "select", []string{"discr", "random", "infogain"}, "test selection strategies: "+strings.Join(rank.Selectors(), ", "))
+	f.StringSliceVar(&o.rankers, "rank-codes", []string{"passing", "codet"}, "code ranking strategies: "+strings.Join(rank.Rankers(), ", "))
+	f.IntVar(&o.maxQuestions, "max-questions", 5, "largest number of questions m")
+	f.StringSliceVar(&o.problems, "problems", nil, "only these task ids, comma-separated (e.g. HumanEval/0,HumanEval/5)")
+	f.BoolVar(&o.protect, "protect-correct", false, "also run with the official rule that never prunes a candidate passing the hidden tests")
+	f.Float64Var(&o.noise, "noise", 0, "probability that the simulated user answers wrongly")
+	f.Uint64Var(&o.seed, "seed", 1, "seed of the random selector and the noisy user")
+	f.StringVar(&o.out, "out", "", "output directory (default eval-DATASET)")
+	f.IntVar(&o.codes, "codes", 100, "code samples per problem")
+	f.IntVar(&o.tests, "tests", 100, "test samples per problem")
+	f.StringVar(&o.style, "style", "chat", "prompt style: chat (instruction models) or completion (base models)")
+	f.Float64Var(&o.temperature, "temperature", 0.8, "sampling temperature")
+	f.Float64Var(&o.topP, "top-p", 0.95, "nucleus sampling mass")
+	f.DurationVar(&o.timeout, "timeout", 0, "time limit per test (default: scaled from the reference solution's time)")
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
+	f.IntVar(&o.jobs, "jobs", 4, "problems prepared at once")
+	f.BoolVar(&o.offline, "offline", false, "answer model requests only from the response cache")
+	_ = cmd.MarkFlagRequired("dataset")
+	_ = cmd.MarkFlagRequired("model")
+	return cmd
+}
+
+// config parses the strategy flags.
+func (o *evalOptions) config() (eval.Config, error) {
+	cfg := eval.Config{
+		Selectors: o.selectors, Rankers: o.rankers, Protect: []bool{false},
+		MaxQuestions: o.maxQuestions, Ks: []int{1, 2, 5}, BaselineKs: []int{1, 10, 100},
+		Seed: o.seed, Noise: o.noise,
+	}
+	if o.protect {
+		cfg.Protect = []bool{false, true}
+	}
+	for _, m := range o.modes {
+		mode, err := rank.ParseMode(m)
+		if err != nil {
+			return cfg, usageError{fmt.Errorf("--mode: %w", err)}
+		}
+		cfg.Modes = append(cfg.Modes, mode)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError{err}
+	}
+	if o.jobs < 1 {
+		o.jobs = 1
+	}
+	return cfg, nil
+}
+
+func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
+	cfg, err := o.config()
+	if err != nil {
+		return err
+	}
+	style, err := llm.ParseStyle(o.style)
+	if err != nil {
+		return usageError{err}
+	}
+	start := time.Now()
+	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
+	if err != nil {
+		return err
+	}
+	problems, err := evalProblems(ds, o.problems)
+	if err != nil {
+		return err
+	}
+	if o.out == "" {
+		o.out = "eval-" + ds.Name
+	}
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fmt.Errorf("create output directory %s: %w", o.out, err)
+	}
+	lim := eval.Limits{Timeout: o.timeout}.WithDefaults()
+	settings := eval.Settings{Dataset: ds.Name, Model: o.model, Config: cfg, Extra: map[string]string{
+		"codes": fmt.Sprint(o.codes), "tests": fmt.Sprint(o.tests), "style": o.style,
+		"temperature": fmt.Sprint(o.temperature), "top_p": fmt.Sprint(o.topP), "limits": fmt.Sprintf("%+v", lim),
+	}}
+	hash := settings.Hash()
+	resultsPath := filepath.Join(o.out, "results.jsonl")
+	done, err := eval.ReadResults(resultsPath, hash)
+	if err != nil {
+		return err
+	}
+	eng, err := openEngine(ctx, g, o.workers)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	prov, err := llm.OpenString(o.model, llm.Options{Style: style, Cache: eng.DB, Offline: o.offline})
+	if err != nil {
+		return err
+	}
+	gc, err := eval.NewGenCache(ctx, eng.DB)
+	if err != nil {
+		return err
+	}
+	app, err := eval.OpenAppender(resultsPath)
+	if err != nil {
+		return err
+	}
+	defer app.Close()
+	var todo []dataset.Problem
+	for _, p := range problems {
+		if _, ok := done[p.ID]; !ok {
+			todo = append(todo, p)
+		}
+	}
+	slog.Info("eval", "problems", len(problems), "resumed", len(problems)-len(todo), "config", hash)
+	w := evalWorker{prov: prov, eng: eng, gc: gc, o: o, cfg: cfg, lim: lim, hash: hash, build: eval.BuildHash()}
+	fresh, err := w.all(ctx, todo, app)
+	if err != nil {
+		return err
+	}
+	for id, r := range fresh {
+		done[id] = r
+	}
+	results := make([]eval.Result, 0, len(problems))
+	for _, p := range problems {
+		results = append(results, done[p.ID])
+	}
+	return writeEvalReports(o, ds.Name, settings, results, time.Since(start))
+}
+
+// evalProblems returns the problems named by ids (all when ids is empty),
+// in dataset order.
+func evalProblems(ds *dataset.Dataset, ids []string) ([]dataset.Problem, error) {
+	if len(ids) == 0 {
+		return ds.Problems, nil
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		p, ok := ds.Get(strings.TrimSpace(id))
+		if !ok {
+			return nil, usagef("eval: %s has no problem %q: use task ids such as %s", ds.Name, id, ds.Problems[0].ID)
+		}
+		want[p.ID] = true
+	}
+	var out []dataset.Problem
+	for _, p := range ds.Problems {
+		if want[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// evalWorker prepares and simulates problems.
+type evalWorker struct {
+	prov  llm.Provider
+	eng   *engine
+	gc    *eval.GenCache
+	o     *evalOptions
+	cfg   eval.Config
+	lim   eval.Limits
+	hash  string
+	build string
+}
+
+// all runs every problem, o.jobs at a time, appending each result as it
+// finishes. The first error cancels the rest (finished results stay).
+func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *eval.Appender) (map[string]eval.Result, error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	rep := progress.OrNop(w.o.progress)
+	rep.Start("eval", len(problems))
+	defer rep.Finish()
+	var mu sync.Mutex
+	out := map[string]eval.Result{}
+	next := make(chan dataset.Problem)
+	var wg sync.WaitGroup
+	for range min(w.o.jobs, max(len(problems), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				r, err := w.one(ctx, p)
+				if err == nil {
+					err = app.Append(r)
+				}
+				if err != nil {
+					cancel(err)
+					continue
+				}
+				mu.Lock()
+				out[p.ID] = r
+				mu.Unlock()
+				rep.Add(1)
+			}
+		}()
+	}
+feed:
+	for _, p := range problems {
+		select {
+		case next <- p:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// one generates (or finds cached), prepares and simulates one problem.
+func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, error) {
+	key := eval.GenKey(w.build, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
+	gen, ok, err := w.gc.Get(ctx, key)
+	if err != nil {
+		return eval.Result{}, err
+	}
+	if !ok {
+		row, err := genProblem(ctx, w.prov, w.eng.Pool, p, genOptions{
+			codes: w.o.codes, tests: w.o.tests, style: w.o.style,
+			temperature: w.o.temperature, topP: w.o.topP, seed: -1,
+		})
+		if err != nil {
+			return eval.Result{}, fmt.Errorf("generate %s: %w", p.ID, err)
+		}
+		gen = eval.Generated{Samples: len(row.RawCodes), Candidates: row.Candidates, Tests: row.Tests}
+		if err := w.gc.Put(ctx, key, gen); err != nil {
+			return eval.Result{}, err
+		}
+	}
+	prob, err := eval.Prepare(ctx, w.eng.Pool, p, gen, w.lim)
+	if err != nil {
+		return eval.Result{}, err
+	}
+	r, err := eval.Simulate(ctx, prob, w.cfg)
+	if err != nil {
+		return eval.Result{}, err
+	}
+	r.Config = w.hash
+	return r, nil
+}
+
+// writeEvalReports writes summary.md, summary.csv, summary.json and the plots,
+// and prints the Markdown on stdout.
+func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, results []eval.Result, took time.Duration) error {
+	sum := eval.Summarize(results, settings.Config)
+	sum.Title = fmt.Sprintf("TiCoder on %s with %s", dsName, o.model)
+	sum.Notes = []string{
+		fmt.Sprintf("settings hash %s; %d code and %d test samples per problem; limits %s", settings.Hash(), o.codes, o.tests, settings.Extra["limits"]),
+		fmt.Sprintf("protect-correct: %s", map[bool]string{false: "off (strict only)", true: "strict and protect-correct runs both shown"}[o.protect]),
+		fmt.Sprintf("wall time of this invocation: %.1f s", took.Seconds()),
+	}
+	files := map[string]func(io.Writer) error{
+		"summary.md":   sum.Markdown,
+		"summary.csv":  sum.CSV,
+		"summary.json": func(w io.Writer) error { return writeJSON(w, sum) },
+	}
+	for name, write := range files {
+		if err := writeFileAtomic(filepath.Join(o.out, name), write); err != nil {
+			return err
+		}
+	}
+	if _, err := sum.Plot(o.out); err != nil {
+		return err
+	}
+	if o.stdout != nil {
+		if err := sum.Markdown(o.stdout); err != nil {
+			return err
+		}
+		fmt.Fprintf(o.stdout, "\nresults in %s\n", o.out)
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// writeFileAtomic writes a file through a temporary file renamed into place.
+func writeFileAtomic(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,120 @@
+package eval
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/session"
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}
+
+// TestPrepareHumanEval0 runs hand-written candidates and tests of
+// HumanEval/0 in the sandbox: the matrix, the hidden verdicts, the skipped
+// reruns of a looping call, and the simulated user's answers.
+func TestPrepareHumanEval0(t *testing.T) {
+	ctx := context.Background()
+	ds, err := dataset.Load(ctx, testutil.DataDir(t), "humaneval-noexamples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ds.Get("HumanEval/0")
+	if !ok {
+		t.Fatal("no HumanEval/0")
+	}
+	pool, err := execute.NewPool(ctx, execute.Options{Workers: 2})
+	if errors.Is(err, sandbox.ErrUnavailable) {
+		t.Skipf("no sandbox on this machine: %v", err)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	body := func(b string) string { return p.Prompt + b }
+	g := Generated{
+		Samples: 6,
+		Candidates: []extract.Candidate{
+			{Program: p.Reference, Count: 2, First: 0},
+			{Program: body("    return any(abs(a - b) <= threshold for a in numbers for b in numbers)\n"), Count: 1, First: 1},
+			{Program: body("    while True:\n        pass\n"), Count: 1, First: 2},
+			{Program: body("    return 1 if len(numbers) > 1 and abs(numbers[0] - numbers[1]) < threshold else 0\n"), Count: 1, First: 3},
+		},
+		Tests: []extract.Test{
+			{Test: execute.Test{Code: "assert has_close_elements([1.0, 2.0], 0.5) == False", Input: "has_close_elements([1.0, 2.0], 0.5)", Expected: "False"}},
+			{Test: execute.Test{Code: "assert has_close_elements([1.0, 1.2], 0.5) == True", Input: "has_close_elements([1.0, 1.2], 0.5)", Expected: "True"}},
+			{Test: execute.Test{Code: "assert has_close_elements([1.0, 1.2], 0.5) == 7", Input: "has_close_elements([1.0, 1.2], 0.5)", Expected: "7"}},
+			{Test: execute.Test{Code: "assert has_close_elements(None, 1) == False", Input: "has_close_elements(None, 1)", Expected: "False"}},
+		},
+	}
+	prob, err := Prepare(ctx, pool, p, g, Limits{Floor: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]bool{true, false, false, false}, prob.Correct); diff != "" {
+		t.Errorf("hidden verdicts (-want +got):\n%s", diff)
+	}
+	type cell struct {
+		O execute.Outcome
+		V string
+	}
+	got := make([][]cell, len(prob.Results))
+	for i, row := range prob.Results {
+		for _, r := range row {
+			got[i] = append(got[i], cell{r.Outcome, r.Value})
+		}
+	}
+	want := [][]cell{
+		{{execute.Pass, "False"}, {execute.Pass, "True"}, {execute.Fail, "True"}, {execute.Error, ""}},
+		// <= instead of <: every element is close to itself.
+		{{execute.Fail, "True"}, {execute.Pass, "True"}, {execute.Fail, "True"}, {execute.Error, ""}},
+		// Loops: the second call-sharing test is not rerun but timed out too.
+		{{execute.Timeout, ""}, {execute.Timeout, ""}, {execute.Timeout, ""}, {execute.Timeout, ""}},
+		// Returns ints: 0 == False and 1 == True under Python's ==.
+		{{execute.Pass, "0"}, {execute.Pass, "1"}, {execute.Fail, "1"}, {execute.Error, ""}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("matrix (-want +got):\n%s", diff)
+	}
+	answers := []session.Answer{
+		{Verdict: session.Pass}, {Verdict: session.Pass},
+		{Verdict: session.Output, Value: "True"}, {Verdict: session.Undefined},
+	}
+	for j, w := range answers {
+		if diff := cmp.Diff(w, prob.User.Answer(rank.Output, j)); diff != "" {
+			t.Errorf("answer to test %d (-want +got):\n%s", j, diff)
+		}
+	}
+	// `output True` keeps the candidates whose call == True: 0, 1 and 3.
+	programs := []string{g.Candidates[0].Program, g.Candidates[1].Program, g.Candidates[2].Program, g.Candidates[3].Program}
+	eq, err := prob.Comparer.Equal(ctx, programs, g.Tests[2].Test, "True")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]bool{true, true, false, true}, eq); diff != "" {
+		t.Errorf("output comparison (-want +got):\n%s", diff)
+	}
+	res, err := Simulate(ctx, prob, Config{
+		Modes: []rank.Mode{rank.PassFail}, Selectors: []string{"discr"}, Rankers: []string{"passing"},
+		Protect: []bool{false}, MaxQuestions: 2, Ks: []int{1}, BaselineKs: []int{1},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.CorrectSamples != 2 || !near(res.Baseline[1], 2.0/6) {
+		t.Errorf("baseline: c=%d pass@1=%v", res.CorrectSamples, res.Baseline[1])
+	}
+}
