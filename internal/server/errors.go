@@ -59,9 +59,12 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	if errors.As(err, &mb) {
 		msg = "the request is too large (limit " + humanBytes(mb.Limit) + "); send a shorter spec or value"
 	}
-	if status >= 500 {
+	switch {
+	case status == http.StatusBadGateway:
+		s.log.Warn("model failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	case status >= 500:
 		s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
-	} else {
+	default:
 		s.log.Debug("request refused", "method", r.Method, "path", r.URL.Path, "status", status, "err", err)
 	}
 	writeJSON(w, status, api.Error{Error: msg})

@@ -172,7 +172,7 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 2 {
+	for i := 0; i < 2 && !s.Done; i++ {
 		if s, err = c1.Answer(ctx, s.ID, labelAnswer(p, s.Question)); err != nil {
 			t.Fatal(err)
 		}

@@ -110,8 +110,8 @@ function diffLines(a, b) {
   let i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && x[i] === y[j]) { out.push([" ", x[i]]); i++; j++; }
-    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) { out.push(["+", y[j]]); j++; }
-    else { out.push(["-", x[i]]); i++; }
+    else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) { out.push(["-", x[i]]); i++; }
+    else { out.push(["+", y[j]]); j++; }
   }
   return out;
 }

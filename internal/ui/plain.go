@@ -1,0 +1,172 @@
+package ui
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/interact"
+)
+
+const plainHelp = `Answer each question:
+  y  yes, the test matches what you want        n  no, it does not
+  d  don't know / the input is invalid          o VALUE  no, the right value is VALUE (output mode)
+  u  undo the last answer                       q  stop asking and choose the code`
+
+// command is one line typed in plain mode.
+type command struct {
+	verb  string // pass, fail, undefined, output, undo, stop, help
+	value string
+}
+
+// parseCommand reads a line typed in plain mode.
+func parseCommand(line string) (command, error) {
+	line = strings.TrimSpace(line)
+	word, rest, _ := strings.Cut(line, " ")
+	rest = strings.TrimSpace(rest)
+	verbs := map[string]string{
+		"y": "pass", "yes": "pass", "pass": "pass", "p": "pass",
+		"n": "fail", "no": "fail", "fail": "fail", "f": "fail",
+		"d": "undefined", "dk": "undefined", "undefined": "undefined", "undef": "undefined", "invalid": "undefined",
+		"o": "output", "output": "output",
+		"u": "undo", "undo": "undo",
+		"q": "stop", "quit": "stop", "stop": "stop", "done": "stop",
+		"h": "help", "help": "help", "?": "help",
+	}
+	verb, ok := verbs[strings.ToLower(word)]
+	switch {
+	case !ok:
+		return command{}, fmt.Errorf("cannot read %q: type y, n, d, o VALUE, u or q (h for help)", line)
+	case verb == "output" && rest == "":
+		return command{}, fmt.Errorf("give the right value after o, e.g. `o False` or `o [1, 2]`")
+	case verb != "output" && rest != "":
+		return command{}, fmt.Errorf("cannot read %q: %s takes no value", line, word)
+	}
+	return command{verb: verb, value: rest}, nil
+}
+
+// RunPlain asks the questions with plain prompts on in and out, one answer
+// per line; end of input stops the questions. It then shows the ranked
+// candidates and reads which one to export (a number; empty or end of input
+// choose the first).
+func RunPlain(ctx context.Context, c *interact.Conversation, in io.Reader, out io.Writer) (Result, error) {
+	r := bufio.NewScanner(in)
+	r.Buffer(make([]byte, 64<<10), 1<<20)
+	read := func() (string, bool) {
+		if !r.Scan() {
+			return "", false
+		}
+		return r.Text(), true
+	}
+	t := c.Task()
+	title := t.Name
+	if t.Title != "" {
+		title += " — " + t.Title
+	}
+	fmt.Fprintf(out, "Task: %s\n\n%s\n\n%s\n%s\n", title, strings.TrimRight(t.Stub, "\n"), countsLine(c.State("")), plainHelp)
+	for {
+		s := c.State("")
+		if s.Done {
+			fmt.Fprintf(out, "\n%s\n", s.StopMessage)
+			res, again, err := plainChoose(c, s, read, out)
+			if err != nil || !again {
+				return res, err
+			}
+			continue
+		}
+		q := s.Question
+		fmt.Fprintf(out, "\nQuestion %d: %s\n> ", q.Number, q.Prompt)
+		line, ok := read()
+		if !ok {
+			fmt.Fprintln(out)
+			c.Stop()
+			continue
+		}
+		cmd, err := parseCommand(line)
+		if err != nil {
+			fmt.Fprintf(out, "! %v\n", err)
+			continue
+		}
+		if err := plainApply(ctx, c, q, cmd, out); err != nil {
+			if ctx.Err() != nil {
+				return Result{Aborted: true}, ctx.Err()
+			}
+			fmt.Fprintf(out, "! %v\n", err)
+		}
+	}
+}
+
+// plainApply applies one command to the pending question q.
+func plainApply(ctx context.Context, c *interact.Conversation, q *api.Question, cmd command, out io.Writer) error {
+	switch cmd.verb {
+	case "help":
+		fmt.Fprintln(out, plainHelp)
+		return nil
+	case "undo":
+		if err := c.Undo(); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "Undone. %s\n", countsLine(c.State("")))
+		return nil
+	case "stop":
+		c.Stop()
+		return nil
+	}
+	if err := c.Answer(ctx, q.Test, cmd.verb, cmd.value); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "→ %s\n", countsLine(c.State("")))
+	return nil
+}
+
+// plainChoose shows the ranked candidates and reads the one to export. It
+// reports again when the user undid an answer and the questions resume.
+func plainChoose(c *interact.Conversation, s api.Session, read func() (string, bool), out io.Writer) (Result, bool, error) {
+	if len(s.Candidates) == 0 {
+		fmt.Fprintln(out, "No candidate remains. Type u to undo the last answer, or press Enter to give up.")
+		line, _ := read()
+		if strings.TrimSpace(line) == "u" && c.Undo() == nil {
+			return Result{}, true, nil
+		}
+		return Result{Candidate: -1, Aborted: true}, false, nil
+	}
+	fmt.Fprintf(out, "\nRanked candidates (%s):\n", countsLine(s))
+	for i, cand := range s.Candidates {
+		if i == 5 {
+			fmt.Fprintf(out, "\n… and %d more\n", len(s.Candidates)-5)
+			break
+		}
+		fmt.Fprintf(out, "\n[%d] %s\n%s\n", i+1, candidateHead(cand), strings.TrimRight(cand.Program, "\n"))
+	}
+	if len(s.Candidates) > 1 {
+		fmt.Fprintf(out, "\nHow the top two differ:\n%s", renderDiff(s.Candidates[0], s.Candidates[1], false))
+	}
+	for {
+		fmt.Fprintf(out, "\nExport which candidate? [1-%d, Enter for 1, u to undo]\n> ", len(s.Candidates))
+		line, ok := read()
+		line = strings.TrimSpace(line)
+		if !ok || line == "" {
+			if !ok {
+				fmt.Fprintln(out)
+			}
+			return Result{Candidate: s.Candidates[0].Index}, false, nil
+		}
+		if line == "u" || line == "undo" {
+			if err := c.Undo(); err != nil {
+				fmt.Fprintf(out, "! %v\n", err)
+				continue
+			}
+			return Result{}, true, nil
+		}
+		n, err := strconv.Atoi(line)
+		if err != nil || n < 1 || n > len(s.Candidates) {
+			fmt.Fprintf(out, "! type a number from 1 to %d\n", len(s.Candidates))
+			continue
+		}
+		return Result{Candidate: s.Candidates[n-1].Index}, false, nil
+	}
+}

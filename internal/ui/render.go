@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/alecthomas/chroma/v2/quick"
+
+	"github.com/ticoder/ticoder/api"
+)
+
+// highlight returns Python source with terminal colours, or the source
+// unchanged when colour is false or highlighting fails.
+func highlight(src string, colour bool) string {
+	if !colour {
+		return src
+	}
+	var b strings.Builder
+	if err := quick.Highlight(&b, src, "python", "terminal256", "monokai"); err != nil {
+		return src
+	}
+	return strings.TrimRight(b.String(), "\n") + "\x1b[0m"
+}
+
+// plural returns "1 sample" or "n samples".
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// countsLine says how many candidates remain.
+func countsLine(s api.Session) string {
+	return fmt.Sprintf("%d of %d samples left (%s, %s)", s.Remaining.Samples, s.Total.Samples,
+		plural(s.Remaining.Programs, "program"), plural(s.Remaining.Classes, "behaviour"))
+}
+
+// candidateHead describes one ranked behaviour class.
+func candidateHead(c api.Candidate) string {
+	h := fmt.Sprintf("#%d  %s", c.Rank, plural(c.Samples, "sample"))
+	if c.Programs > 1 {
+		h += fmt.Sprintf(" in %d variants", c.Programs)
+	}
+	return h
+}
+
+// diffOp is one line of a line diff.
+type diffOp struct {
+	op   byte // ' ', '-' or '+'
+	line string
+}
+
+// diffLines returns a line diff of a and b (longest common subsequence).
+func diffLines(a, b string) []diffOp {
+	x := strings.Split(strings.TrimRight(a, "\n"), "\n")
+	y := strings.Split(strings.TrimRight(b, "\n"), "\n")
+	n, m := len(x), len(y)
+	lcs := make([][]int, n+1)
+	for i := range lcs {
+		lcs[i] = make([]int, m+1)
+	}
+	for i := n - 1; i >= 0; i-- {
+		for j := m - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out []diffOp
+	i, j := 0, 0
+	for i < n || j < m {
+		switch {
+		case i < n && j < m && x[i] == y[j]:
+			out = append(out, diffOp{' ', x[i]})
+			i++
+			j++
+		case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+			out = append(out, diffOp{'-', x[i]})
+			i++
+		default:
+			out = append(out, diffOp{'+', y[j]})
+			j++
+		}
+	}
+	return out
+}
+
+// renderDiff renders a diff of the top two candidates, coloured if colour.
+func renderDiff(a, b api.Candidate, colour bool) string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "--- #%d\n+++ #%d\n", a.Rank, b.Rank)
+	for _, d := range diffLines(a.Program, b.Program) {
+		line := string(d.op) + " " + d.line
+		switch {
+		case colour && d.op == '-':
+			line = "\x1b[31m" + line + "\x1b[0m"
+		case colour && d.op == '+':
+			line = "\x1b[32m" + line + "\x1b[0m"
+		}
+		s.WriteString(line + "\n")
+	}
+	return s.String()
+}

@@ -1,0 +1,343 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/interact"
+)
+
+// TUIOptions configure RunTUI.
+type TUIOptions struct {
+	// In and Out are the terminal; nil means the process's stdin and stdout.
+	In  io.Reader
+	Out io.Writer
+	// Width and Height set the initial size (tests); 0 asks the terminal.
+	Width, Height int
+	// NoColor turns syntax highlighting off.
+	NoColor bool
+}
+
+// RunTUI runs the full-screen terminal UI until the user chooses a
+// candidate or quits.
+func RunTUI(ctx context.Context, c *interact.Conversation, o TUIOptions) (Result, error) {
+	m := newModel(ctx, c, !o.NoColor)
+	opts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if o.In != nil {
+		opts = append(opts, tea.WithInput(o.In))
+	}
+	if o.Out != nil {
+		opts = append(opts, tea.WithOutput(o.Out))
+	}
+	if o.Width > 0 && o.Height > 0 {
+		opts = append(opts, tea.WithWindowSize(o.Width, o.Height))
+	}
+	final, err := tea.NewProgram(m, opts...).Run()
+	if err != nil {
+		return Result{Aborted: true}, fmt.Errorf("terminal UI: %w", err)
+	}
+	return final.(*model).result, nil
+}
+
+// phase is what the UI is doing.
+type phase int
+
+const (
+	asking   phase = iota // waiting for an answer key
+	typing                // typing the right output value
+	choosing              // the questions are over: choose a candidate
+)
+
+// model is the bubbletea model. The conversation is touched only by the
+// commands it starts, one at a time (busy), never by View.
+type model struct {
+	ctx    context.Context
+	conv   *interact.Conversation
+	colour bool
+
+	state   api.Session
+	phase   phase
+	busy    bool
+	queued  []tea.KeyPressMsg // keys pressed while busy, replayed after
+	input   textinput.Model
+	err     string
+	note    string
+	cursor  int
+	width   int
+	result  Result
+	stopped bool // the program is quitting
+}
+
+func newModel(ctx context.Context, c *interact.Conversation, colour bool) *model {
+	in := textinput.New()
+	in.Placeholder = "a Python value, e.g. False or [1, 2]"
+	in.Prompt = "value> "
+	m := &model{ctx: ctx, conv: c, colour: colour, input: in, width: 100}
+	m.state = c.State("")
+	if m.state.Done {
+		m.phase = choosing
+	}
+	return m
+}
+
+// doneMsg carries the state after a change to the conversation.
+type doneMsg struct {
+	state api.Session
+	note  string
+	err   error
+}
+
+// change runs f on the conversation in the background and reports the new
+// state.
+func (m *model) change(note string, f func() error) tea.Cmd {
+	m.busy = true
+	m.err = ""
+	conv := m.conv
+	return func() tea.Msg {
+		err := f()
+		return doneMsg{state: conv.State(""), note: note, err: err}
+	}
+}
+
+func (m *model) Init() tea.Cmd { return nil }
+
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width = msg.Width
+		m.input.SetWidth(max(20, msg.Width-30))
+		return m, nil
+	case doneMsg:
+		m.busy = false
+		m.state = msg.state
+		if msg.err != nil {
+			m.err = msg.err.Error()
+		} else {
+			m.note = msg.note
+			if m.phase == typing {
+				m.phase = asking
+				m.input.Blur()
+				m.input.Reset()
+			}
+		}
+		if m.state.Done {
+			m.phase = choosing
+			m.cursor = 0
+		} else if m.phase == choosing {
+			m.phase = asking
+		}
+		return m, m.replay()
+	case tea.KeyPressMsg:
+		if msg.String() == "ctrl+c" {
+			m.result = Result{Aborted: true}
+			m.stopped = true
+			return m, tea.Quit
+		}
+		if m.busy {
+			m.queued = append(m.queued, msg)
+			return m, nil
+		}
+		return m, m.key(msg)
+	}
+	if m.phase == typing {
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// replay handles the keys typed while a change was running.
+func (m *model) replay() tea.Cmd {
+	var cmds []tea.Cmd
+	for len(m.queued) > 0 && !m.busy && !m.stopped {
+		k := m.queued[0]
+		m.queued = m.queued[1:]
+		cmds = append(cmds, m.key(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+// key handles one key press.
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
+	switch m.phase {
+	case typing:
+		switch k.String() {
+		case "enter":
+			value := m.input.Value()
+			test := m.state.Question.Test
+			return m.change("", func() error { return m.conv.Answer(m.ctx, test, "output", value) })
+		case "esc":
+			m.phase = asking
+			m.input.Blur()
+			return nil
+		}
+		var cmd tea.Cmd
+		m.input, cmd = m.input.Update(k)
+		return cmd
+	case choosing:
+		return m.chooseKey(k)
+	}
+	q := m.state.Question
+	switch k.String() {
+	case "y":
+		return m.change("", func() error { return m.conv.Answer(m.ctx, q.Test, "pass", "") })
+	case "n":
+		return m.change("", func() error { return m.conv.Answer(m.ctx, q.Test, "fail", "") })
+	case "d":
+		return m.change("", func() error { return m.conv.Answer(m.ctx, q.Test, "undefined", "") })
+	case "o":
+		if !q.CanOutput {
+			m.err = "giving the right output needs --mode output and a test of the form CALL == VALUE; answer y, n or d"
+			return nil
+		}
+		m.phase = typing
+		m.err = ""
+		return m.input.Focus()
+	case "u":
+		return m.change("Undone.", m.conv.Undo)
+	case "q":
+		return m.change("", func() error { m.conv.Stop(); return nil })
+	}
+	m.err = fmt.Sprintf("unknown key %q: y yes · n no · d don't know · o right output · u undo · q stop", k.String())
+	return nil
+}
+
+// chooseKey handles a key in the final view.
+func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
+	n := len(m.state.Candidates)
+	switch k.String() {
+	case "up", "k":
+		m.cursor = max(0, m.cursor-1)
+	case "down", "j":
+		m.cursor = min(max(0, n-1), m.cursor+1)
+	case "u":
+		return m.change("Undone.", m.conv.Undo)
+	case "enter", "w":
+		if n == 0 {
+			m.err = "no candidate remains: press u to undo the last answer, or esc to quit"
+			return nil
+		}
+		m.result = Result{Candidate: m.state.Candidates[m.cursor].Index}
+		m.stopped = true
+		return tea.Quit
+	case "esc", "q":
+		m.result = Result{Candidate: -1, Aborted: true}
+		m.stopped = true
+		return tea.Quit
+	}
+	return nil
+}
+
+var (
+	titleStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("12"))
+	boxStyle   = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("12")).Padding(0, 1)
+	dimStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("8"))
+	errStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)
+	okStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
+	keyStyle   = lipgloss.NewStyle().Bold(true)
+)
+
+func (m *model) View() tea.View {
+	var b strings.Builder
+	t := m.state.Task
+	title := t.Name
+	if t.Title != "" {
+		title = t.Title + "  (" + t.Name + ")"
+	}
+	b.WriteString(titleStyle.Render("ticoder · "+title) + "\n\n")
+	if m.phase == choosing {
+		m.viewFinal(&b)
+	} else {
+		m.viewAsk(&b)
+	}
+	if m.err != "" {
+		b.WriteString("\n" + errStyle.Render("! "+m.err) + "\n")
+	}
+	v := tea.NewView(b.String())
+	v.AltScreen = true
+	v.WindowTitle = "ticoder · " + t.Name
+	return v
+}
+
+// bar draws the share of samples left.
+func (m *model) bar() string {
+	const width = 30
+	filled := 0
+	if m.state.Total.Samples > 0 {
+		filled = width * m.state.Remaining.Samples / m.state.Total.Samples
+	}
+	return okStyle.Render(strings.Repeat("█", filled)) + dimStyle.Render(strings.Repeat("░", width-filled))
+}
+
+func (m *model) viewAsk(b *strings.Builder) {
+	b.WriteString(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.colour) + "\n\n")
+	fmt.Fprintf(b, "%s  %s\n\n", m.bar(), countsLine(m.state))
+	q := m.state.Question
+	b.WriteString(dimStyle.Render(fmt.Sprintf("Question %d — is this what your function should do?", q.Number)) + "\n")
+	b.WriteString(boxStyle.Render(highlight(q.Prompt, m.colour)) + "\n")
+	keys := []string{"y yes", "n no", "d don't know / invalid input"}
+	if q.CanOutput {
+		keys = append(keys, "o right output")
+	}
+	keys = append(keys, "u undo", "q stop asking", "ctrl+c quit")
+	for i, k := range keys {
+		key, rest, _ := strings.Cut(k, " ")
+		keys[i] = keyStyle.Render(key) + " " + rest
+	}
+	b.WriteString(strings.Join(keys, dimStyle.Render(" · ")) + "\n")
+	if m.phase == typing {
+		fmt.Fprintf(b, "\n%s ==\n%s\n%s\n", q.Input, m.input.View(), dimStyle.Render("enter to answer · esc to cancel"))
+	}
+	if m.busy {
+		b.WriteString(dimStyle.Render("\nworking…") + "\n")
+	} else if m.note != "" {
+		b.WriteString("\n" + okStyle.Render(m.note) + "\n")
+	}
+	if h := m.state.History; len(h) > 0 {
+		b.WriteString("\n" + dimStyle.Render("Your answers:") + "\n")
+		for _, a := range h[max(0, len(h)-5):] {
+			v := a.Verdict
+			if v == "output" {
+				v = "= " + a.Value
+			}
+			fmt.Fprintf(b, "  %d. %-9s %s  → %s left\n", a.Number, v, a.Code, plural(a.Remaining, "sample"))
+		}
+	}
+}
+
+func (m *model) viewFinal(b *strings.Builder) {
+	s := m.state
+	fmt.Fprintf(b, "%s\n%s after %s.\n\n", s.StopMessage, countsLine(s), plural(len(s.History), "answer"))
+	if len(s.Candidates) == 0 {
+		b.WriteString("u undo the last answer · esc quit\n")
+		return
+	}
+	for i, c := range s.Candidates {
+		if i >= 8 {
+			fmt.Fprintf(b, "  … and %d more\n", len(s.Candidates)-8)
+			break
+		}
+		mark := "  "
+		line := candidateHead(c)
+		if i == m.cursor {
+			mark = titleStyle.Render("▸ ")
+			line = keyStyle.Render(line)
+		}
+		b.WriteString(mark + line + "\n")
+	}
+	c := s.Candidates[m.cursor]
+	fmt.Fprintf(b, "\n%s\n%s\n", dimStyle.Render(candidateHead(c)+":"), highlight(strings.TrimRight(c.Program, "\n"), m.colour))
+	if len(s.Candidates) > 1 {
+		fmt.Fprintf(b, "\n%s\n%s", dimStyle.Render("How the top two differ:"), renderDiff(s.Candidates[0], s.Candidates[1], m.colour))
+	}
+	b.WriteString("\n" + keyStyle.Render("↑/↓") + " choose · " + keyStyle.Render("enter") + " write the code and tests · " +
+		keyStyle.Render("u") + " undo · " + keyStyle.Render("esc") + " quit without writing\n")
+}

@@ -1,0 +1,315 @@
+package ui
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}
+
+func testPool(t *testing.T) *execute.Pool {
+	t.Helper()
+	p, err := execute.NewPool(context.Background(), execute.Options{Workers: 2})
+	if err != nil {
+		t.Fatalf("NewPool: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
+}
+
+func start(t *testing.T, pool *execute.Pool, name string, mode rank.Mode) *interact.Conversation {
+	t.Helper()
+	prep, err := (&interact.Builder{Runner: pool}).Build(context.Background(), interact.Source{Demo: name}, interact.Options{Mode: mode}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := interact.Start(prep, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// labelKey is the key a user who knows the intent presses for test j.
+func labelKey(p demo.Problem, j int) string {
+	switch p.TestLabels[j] {
+	case demo.Wrong:
+		return "n"
+	case demo.Undefined:
+		return "d"
+	}
+	return "y"
+}
+
+func TestParseCommand(t *testing.T) {
+	tests := []struct {
+		line string
+		want command
+		err  string
+	}{
+		{"y", command{verb: "pass"}, ""},
+		{" YES ", command{verb: "pass"}, ""},
+		{"n", command{verb: "fail"}, ""},
+		{"d", command{verb: "undefined"}, ""},
+		{"o [1, 2]", command{verb: "output", value: "[1, 2]"}, ""},
+		{"output 'a b'", command{verb: "output", value: "'a b'"}, ""},
+		{"u", command{verb: "undo"}, ""},
+		{"q", command{verb: "stop"}, ""},
+		{"?", command{verb: "help"}, ""},
+		{"o", command{}, "give the right value"},
+		{"y please", command{}, "takes no value"},
+		{"maybe", command{}, "cannot read"},
+		{"", command{}, "cannot read"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.line, func(t *testing.T) {
+			got, err := parseCommand(tc.line)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("error %v, want one saying %q", err, tc.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, got, cmp.AllowUnexported(command{})); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestPlainConversation drives the plain prompts through pipes as a script
+// would: it reads each question, answers by the demo's labels, and on the
+// way types a line that cannot be read, an output value in PassFail mode and
+// an undo, each of which must be reported without losing answers.
+func TestPlainConversation(t *testing.T) {
+	pool := testPool(t)
+	p, _ := demo.Get("second_largest")
+	c := start(t, pool, p.Name, rank.PassFail)
+	byPrompt := map[string]int{}
+	for j, tc := range p.Tests {
+		byPrompt[interact.Prompt(tc.Code, tc.Input, tc.Expected)] = j
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	type ret struct {
+		res Result
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		res, err := RunPlain(context.Background(), c, inR, outW)
+		outW.Close()
+		done <- ret{res, err}
+	}()
+	out := bufio.NewReader(outR)
+	var transcript strings.Builder
+	// readUntil reads output until it ends with suffix.
+	readUntil := func(suffix string) string {
+		t.Helper()
+		var b strings.Builder
+		for !strings.HasSuffix(b.String(), suffix) {
+			r, _, err := out.ReadRune()
+			if err != nil {
+				t.Fatalf("output ended before %q:\n%s%s", suffix, transcript.String(), b.String())
+			}
+			b.WriteRune(r)
+		}
+		transcript.WriteString(b.String())
+		return b.String()
+	}
+	// Lines are written by one goroutine, in order, so that the test never
+	// blocks on input while RunPlain blocks on output.
+	lines := make(chan string, 64)
+	go func() {
+		for l := range lines {
+			if _, err := io.WriteString(inW, l+"\n"); err != nil {
+				return
+			}
+		}
+		inW.Close()
+	}()
+	defer close(lines)
+	send := func(line string) {
+		transcript.WriteString(line + "\n")
+		lines <- line
+	}
+	answered := 0
+	chunk := readUntil("\n> ")
+	for step := 0; !strings.Contains(chunk, "Export which candidate?"); step++ {
+		i := strings.LastIndex(chunk, "Question ")
+		if i < 0 {
+			t.Fatalf("no question in %q", chunk)
+		}
+		_, prompt, _ := strings.Cut(strings.TrimSuffix(chunk[i:], "\n> "), ": ")
+		j, ok := byPrompt[prompt]
+		if !ok {
+			t.Fatalf("question %q is not a demo test", prompt)
+		}
+		switch step {
+		case 1:
+			send("maybe")
+			if got := readUntil("\n> "); !strings.Contains(got, "! cannot read") {
+				t.Errorf("after an unreadable line: %q", got)
+			}
+			send("o None")
+			if got := readUntil("\n> "); !strings.Contains(got, "--mode output") {
+				t.Errorf("after an output in PassFail mode: %q", got)
+			}
+		case 2:
+			send(labelKey(p, j))
+			readUntil("\n> ")
+			send("u")
+			chunk = readUntil("\n> ")
+			if !strings.Contains(chunk, "Undone.") || !strings.Contains(chunk, prompt) {
+				t.Errorf("after undo: %q", chunk)
+			}
+			continue // the same question is asked again
+		}
+		send(labelKey(p, j))
+		answered++
+		chunk = readUntil("\n> ")
+	}
+	send("")
+	r := <-done
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	s := c.State("")
+	if len(s.History) != answered || !s.Done {
+		t.Errorf("%d answers kept, %d given; done %v\n%s", len(s.History), answered, s.Done, transcript.String())
+	}
+	if r.res.Aborted || p.CandidateLabels[r.res.Candidate] != demo.Correct {
+		t.Errorf("result %+v (%s)\n%s", r.res, p.CandidateLabels[r.res.Candidate], transcript.String())
+	}
+	for _, want := range []string{"Task: second_largest", "Ranked candidates", "[1] #1"} {
+		if !strings.Contains(transcript.String(), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, transcript.String())
+		}
+	}
+}
+
+// TestPlainEndOfInput stops at the end of the input and exports the best
+// candidate: a script that answers nothing still gets code.
+func TestPlainEndOfInput(t *testing.T) {
+	pool := testPool(t)
+	c := start(t, pool, "median", rank.Output)
+	var out strings.Builder
+	res, err := RunPlain(context.Background(), c, strings.NewReader("o (1,\n"), &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Aborted || res.Candidate < 0 {
+		t.Errorf("result %+v", res)
+	}
+	if !strings.Contains(out.String(), "not valid Python") || !strings.Contains(out.String(), "You ended the questions.") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// TestTUIHeadless runs the bubbletea program on a pipe with a fixed window
+// size. The keys are worked out first on a twin conversation (the question
+// order is deterministic), then typed all at once with some mistakes: an
+// unknown key, `o` in PassFail mode, and an answer that is undone.
+func TestTUIHeadless(t *testing.T) {
+	pool := testPool(t)
+	p, _ := demo.Get("max_increasing_product")
+	twin := start(t, pool, p.Name, rank.PassFail)
+	var keys []string
+	ctx := context.Background()
+	for {
+		q, ok := twin.Question()
+		if !ok {
+			break
+		}
+		k := labelKey(p, q.Test)
+		verdict := map[string]string{"y": "pass", "n": "fail", "d": "undefined"}[k]
+		if err := twin.Answer(ctx, q.Test, verdict, ""); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, k)
+	}
+	want := twin.State("")
+	if len(keys) < 2 {
+		t.Fatalf("the demo ends after %d questions; the test needs two", len(keys))
+	}
+	wrong := map[string]string{"y": "n", "n": "y", "d": "y"}[keys[0]]
+	input := "x" + "o" + wrong + "u" + strings.Join(keys, "") + "\r"
+
+	c := start(t, pool, p.Name, rank.PassFail)
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	res, err := RunTUI(tctx, c, TUIOptions{In: strings.NewReader(input), Out: io.Discard, Width: 100, Height: 40, NoColor: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.State("")
+	if d := cmp.Diff(want.History, got.History); d != "" {
+		t.Errorf("answers differ from the twin's (-want +got):\n%s", d)
+	}
+	if res.Aborted || res.Candidate != want.Candidates[0].Index {
+		t.Errorf("result %+v, want candidate %d", res, want.Candidates[0].Index)
+	}
+}
+
+// TestTUIViews renders the question and the final view.
+func TestTUIViews(t *testing.T) {
+	pool := testPool(t)
+	c := start(t, pool, "text_match", rank.Output)
+	m := newModel(context.Background(), c, false)
+	v := ansi.Strip(m.View().Content)
+	q := m.state.Question
+	for _, want := range []string{"ticoder · Two lowercase words", q.Prompt, "19 of 19 samples left", "o right output", "def text_match"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("question view lacks %q:\n%s", want, v)
+		}
+	}
+	m.Update(keyMsg("o"))
+	if m.phase != typing || !strings.Contains(m.View().Content, q.Input+" ==") {
+		t.Errorf("after o: phase %v\n%s", m.phase, m.View().Content)
+	}
+	c.Stop()
+	m = newModel(context.Background(), c, false)
+	v = ansi.Strip(m.View().Content)
+	for _, want := range []string{"You ended the questions.", "▸ #1", "How the top two differ:", "--- #1", "write the code and tests"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("final view lacks %q:\n%s", want, v)
+		}
+	}
+	m.Update(keyMsg("down"))
+	if m.cursor != 1 {
+		t.Errorf("cursor %d after down", m.cursor)
+	}
+}
+
+// keyMsg returns the key press of a key name ("o", "down", ...).
+func keyMsg(name string) tea.KeyPressMsg {
+	switch name {
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	}
+	r := []rune(name)[0]
+	return tea.KeyPressMsg{Code: r, Text: name}
+}
