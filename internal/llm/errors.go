@@ -150,17 +150,25 @@ func (c *Client) statusFailure(status int, msg, code, typ string, cause error) e
 		return newError(ErrModelNotFound, cause, "%s does not serve model %q (%s): list its models with %s",
 			base, c.res.spec.Model, msg, c.listModelsHint())
 	case status == http.StatusTooManyRequests:
-		return newError(ErrRateLimited, cause, "%s is still rate limiting after %d attempts (%s): wait and rerun (cached answers are kept), or lower the concurrency",
-			base, c.retryAttempts(), msg)
+		return newError(ErrRateLimited, cause, "%s is still rate limiting after %d attempts%s: wait and rerun (cached answers are kept), or lower the concurrency",
+			base, c.retryAttempts(), paren(msg))
 	case status >= 500:
-		return newError(ErrServer, cause, "%s answered HTTP %d after %d attempts (%s): check the server's logs and retry later",
-			base, status, c.retryAttempts(), msg)
+		return newError(ErrServer, cause, "%s answered HTTP %d after %d attempts%s: check the server's logs and retry later",
+			base, status, c.retryAttempts(), paren(msg))
 	case status == http.StatusNotFound:
 		return newError(ErrBadRequest, cause, "%s answered 404 for model %q (%s): is the base URL right? OpenAI-compatible servers usually serve it under /v1",
 			base, c.res.spec.Model, msg)
 	}
 	return newError(ErrBadRequest, cause, "%s rejected the request for model %q (HTTP %d, %s: %s): check the sampling parameters and the prompt style (chat or completion)",
 		base, c.res.spec.Model, status, orDash(typ), msg)
+}
+
+// paren returns " (s)", or "" for an empty s.
+func paren(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " (" + s + ")"
 }
 
 func orDash(s string) string {

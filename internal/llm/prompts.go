@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+
+	"github.com/ticoder/ticoder/internal/dataset"
 )
 
 //go:embed templates/default.tmpl
@@ -127,8 +129,8 @@ func (p *Prompts) exec(name string, task Task) (string, error) {
 // Render fills req.Messages (chat style) or req.Prompt (completion style)
 // from req.Purpose and req.Task. It is an error to render PurposeOther.
 func (p *Prompts) Render(req Request, style Style) (Request, error) {
-	if req.Task.Prompt == "" {
-		return req, fmt.Errorf("render prompt: task %q has no prompt text", req.Task.ID)
+	if req.Task.Prompt == "" && req.Task.Signature == "" {
+		return req, fmt.Errorf("render prompt: task %q has neither a prompt nor a signature", req.Task.ID)
 	}
 	var prefix string
 	switch req.purpose() {
@@ -164,37 +166,14 @@ func (p *Prompts) Render(req Request, style Style) (Request, error) {
 	return req, nil
 }
 
-// Stub returns the task's prompt with a `pass` body, indented one level
-// deeper than the entry point's def line: the function stub that test
-// prompts show (as the TiCoder and CodeT papers do).
+// Stub returns the task's prompt with a `pass` body: the function stub that
+// test prompts show (as the TiCoder and CodeT papers do). It is
+// dataset.Problem.Stub of the task's visible fields.
 func Stub(t Task) string {
-	prompt := t.Prompt
-	if prompt != "" && !strings.HasSuffix(prompt, "\n") {
-		prompt += "\n"
-	}
-	return prompt + defIndent(prompt, t.EntryPoint) + "    pass\n"
-}
-
-// defIndent returns the indentation of the last def line of name (or of any
-// def line when name is not found).
-func defIndent(prompt, name string) string {
-	indent, found := "", false
-	for _, line := range strings.Split(prompt, "\n") {
-		trimmed := strings.TrimLeft(line, " \t")
-		isDef := strings.HasPrefix(trimmed, "def ") || strings.HasPrefix(trimmed, "async def ")
-		if !isDef {
-			continue
-		}
-		fields := strings.FieldsFunc(strings.TrimPrefix(strings.TrimPrefix(trimmed, "async "), "def "), func(r rune) bool {
-			return r == '(' || r == ' ' || r == ':'
-		})
-		if len(fields) > 0 && fields[0] == name {
-			indent, found = line[:len(line)-len(trimmed)], true
-		} else if !found {
-			indent = line[:len(line)-len(trimmed)]
-		}
-	}
-	return indent
+	return dataset.Problem{
+		ID: t.ID, Prompt: t.Prompt, Context: t.Context, Signature: t.Signature,
+		Description: t.Description, EntryPoint: t.EntryPoint,
+	}.Stub()
 }
 
 // DefaultStop returns the stop sequences used when Params.Stop is nil:

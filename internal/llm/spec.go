@@ -119,7 +119,7 @@ func ParseSpec(s string) (Spec, error) {
 	if i := lastURLAt(rest); i >= 0 {
 		spec.Model, spec.BaseURL = rest[:i], rest[i+1:]
 		if err := checkBaseURL(spec.BaseURL); err != nil {
-			return Spec{}, fmt.Errorf("model %q: %w", s, err)
+			return Spec{}, fmt.Errorf("model %s:%s@...: %w", kind, spec.Model, err)
 		}
 	}
 	if spec.Model == "" {
@@ -138,11 +138,14 @@ func lastURLAt(s string) int {
 
 func checkBaseURL(raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return fmt.Errorf("base URL %q is not an http(s) URL like http://host:8000/v1", raw)
+	if err != nil {
+		return fmt.Errorf("base URL is not a valid URL like http://host:8000/v1")
 	}
 	if u.User != nil {
-		return fmt.Errorf("base URL must not carry credentials: put the key in the environment")
+		return fmt.Errorf("base URL %s must not carry credentials: put the key in the environment", u.Redacted())
+	}
+	if u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return fmt.Errorf("base URL %q is not an http(s) URL like http://host:8000/v1", u.Redacted())
 	}
 	return nil
 }
