@@ -1,0 +1,169 @@
+package llm_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+// TestCompletionPromptsMatchRecordedData checks that the completion-style
+// prompts are exactly those the recorded CodeGen samples were generated
+// from, for all 164 problems.
+func TestCompletionPromptsMatchRecordedData(t *testing.T) {
+	f, err := os.Open(filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b", "test-prompts.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recorded := map[string]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var row struct {
+			TaskID string `json:"task_id"`
+			Prompt string `json:"prompt"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatal(err)
+		}
+		recorded[row.TaskID] = row.Prompt
+	}
+	prompts := llm.DefaultPrompts()
+	for _, prob := range loadHumanEvalNoExamples(t) {
+		task := llm.TaskFrom(prob)
+		code, err := prompts.Render(llm.Request{Purpose: llm.PurposeCode, Task: task}, llm.StyleCompletion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if code.Prompt != prob.Prompt {
+			t.Fatalf("%s: code prompt differs from the dataset prompt:\n%q", prob.ID, code.Prompt)
+		}
+		tests, err := prompts.Render(llm.Request{Purpose: llm.PurposeTests, Task: task}, llm.StyleCompletion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(recorded[prob.ID], tests.Prompt); diff != "" {
+			t.Fatalf("%s: test prompt (-recorded +rendered):\n%s", prob.ID, diff)
+		}
+	}
+}
+
+func TestChatPrompts(t *testing.T) {
+	p := llm.DefaultPrompts()
+	tests := []struct {
+		purpose llm.Purpose
+		want    []string
+	}{
+		{llm.PurposeCode, []string{"```python\n" + strings.TrimRight(humanEval0.Prompt, "\n") + "\n```", "`has_close_elements`", "single ```python code block"}},
+		{llm.PurposeTests, []string{"    pass\n```", "assert has_close_elements(...) == ...", "do not implement"}},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.purpose), func(t *testing.T) {
+			req, err := p.Render(llm.Request{Purpose: tt.purpose, Task: humanEval0}, llm.StyleChat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(req.Messages) != 2 || req.Messages[0].Role != "system" || req.Messages[1].Role != "user" || req.Prompt != "" {
+				t.Fatalf("messages = %+v, prompt %q", req.Messages, req.Prompt)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(req.Messages[1].Content, w) {
+					t.Errorf("user message lacks %q:\n%s", w, req.Messages[1].Content)
+				}
+			}
+		})
+	}
+}
+
+func TestPromptOverrides(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "prompts.tmpl")
+	writeFile(t, dir, "prompts.tmpl", `{{define "code_chat_system"}}{{""}}{{end}}{{define "code_chat_user"}}Write {{.EntryPoint}} ({{.ID}}).{{end}}`)
+	p, err := llm.LoadPrompts(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := p.Render(llm.Request{Purpose: llm.PurposeCode, Task: humanEval0}, llm.StyleChat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A system block that renders to nothing (an empty body would not
+	// replace the default: text/template's rule) sends no system message;
+	// the other blocks keep their defaults.
+	want := []llm.Message{{Role: "user", Content: "Write has_close_elements (HumanEval/0)."}}
+	if diff := cmp.Diff(want, req.Messages); diff != "" {
+		t.Errorf("messages (-want +got):\n%s", diff)
+	}
+	tests, err := p.Render(llm.Request{Purpose: llm.PurposeTests, Task: humanEval0}, llm.StyleCompletion)
+	if err != nil || !strings.HasSuffix(tests.Prompt, "# check the correctness of has_close_elements\nassert ") {
+		t.Errorf("default tests prompt lost: %q, %v", tests.Prompt, err)
+	}
+
+	for _, bad := range []struct{ text, want string }{
+		{`{{define "code_user"}}x{{end}}`, `unknown prompt template "code_user"`},
+		{`{{define "code_chat_user"}}{{.Nope}}{{end}}`, ""},
+		{`{{define "code_chat_user"}}{{if}}{{end}}`, "parse prompt templates"},
+	} {
+		p, err := llm.ParsePrompts(bad.text)
+		if bad.want != "" {
+			if err == nil || !strings.Contains(err.Error(), bad.want) {
+				t.Errorf("ParsePrompts(%q) err = %v, want %q", bad.text, err, bad.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Render(llm.Request{Purpose: llm.PurposeCode, Task: humanEval0}, llm.StyleChat); err == nil || !strings.Contains(err.Error(), "Nope") {
+			t.Errorf("rendering a template with an unknown field: err = %v", err)
+		}
+	}
+	if _, err := llm.LoadPrompts(filepath.Join(dir, "missing.tmpl")); err == nil {
+		t.Error("LoadPrompts of a missing file succeeded")
+	}
+}
+
+func TestPrepareDefaults(t *testing.T) {
+	c, _ := clientFor(t, nil, "vllm:m@http://127.0.0.1:1/v1", llm.Options{Style: llm.StyleCompletion})
+	tests := []struct {
+		name string
+		req  llm.Request
+		want llm.Request
+	}{
+		{name: "judge chat keeps its messages and server defaults",
+			req:  llm.Request{Messages: []llm.Message{{Role: "user", Content: "q"}}, Prompt: "ignored? no: kept for completion style"},
+			want: llm.Request{Purpose: llm.PurposeOther, Prompt: "ignored? no: kept for completion style", Params: llm.Params{N: 1, Stop: []string{}}}},
+		{name: "explicit empty stop list is kept",
+			req:  llm.Request{Purpose: llm.PurposeCode, Task: humanEval0, Params: llm.Params{N: 4, MaxTokens: 50, Stop: []string{}}},
+			want: llm.Request{Purpose: llm.PurposeCode, Task: humanEval0, Prompt: humanEval0.Prompt, Params: llm.Params{N: 4, MaxTokens: 50, Stop: []string{}}}},
+		{name: "code defaults",
+			req: llm.Request{Purpose: llm.PurposeCode, Task: humanEval0},
+			want: llm.Request{Purpose: llm.PurposeCode, Task: humanEval0, Prompt: humanEval0.Prompt,
+				Params: llm.Params{N: 1, MaxTokens: llm.DefaultMaxTokensCode, Stop: llm.DefaultStop(llm.PurposeCode, llm.StyleCompletion)}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := c.Prepare(tt.req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Prepare (-want +got):\n%s", diff)
+			}
+			again, _ := c.Prepare(got)
+			if diff := cmp.Diff(got, again); diff != "" {
+				t.Errorf("Prepare is not idempotent (-once +twice):\n%s", diff)
+			}
+		})
+	}
+	if _, err := c.Prepare(llm.Request{}); err == nil {
+		t.Error("Prepare of an empty request succeeded")
+	}
+}
