@@ -70,6 +70,8 @@ pass@k of sample files, and estimates code quality without tests.`,
 		newEvalCommand(g),
 		newDataCommand(g),
 		newQECommand(g),
+		newRunCommand(g),
+		newServeCommand(g),
 	)
 	return root
 }

@@ -134,7 +134,7 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 		}
 		return Result{Candidate: -1, Aborted: true}, false, nil
 	}
-	fmt.Fprintf(out, "\nRanked candidates (%s):\n", countsLine(s))
+	fmt.Fprintf(out, "\nRanked candidates — %s:\n", countsLine(s))
 	for i, cand := range s.Candidates {
 		if i == 5 {
 			fmt.Fprintf(out, "\n… and %d more\n", len(s.Candidates)-5)

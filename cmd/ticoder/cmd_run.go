@@ -1,0 +1,275 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/progress"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/ui"
+)
+
+// interactFlags are the session flags `run` and `serve` share.
+type interactFlags struct {
+	model        string
+	style        string
+	mode         string
+	codes        int
+	tests        int
+	maxQuestions int
+	selectBy     string
+	rankBy       string
+	timeout      time.Duration
+}
+
+func (f *interactFlags) add(fs *pflag.FlagSet) {
+	fs.StringVar(&f.model, "model", "", "model that writes candidates and tests: openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, replay:DIR, ... (not needed for --demo)")
+	fs.StringVar(&f.style, "style", "chat", "prompt style: chat (instruction models) or completion (base models)")
+	fs.StringVar(&f.mode, "mode", "passfail", "answers: passfail (yes / no / don't know) or output (also: the right value)")
+	fs.IntVar(&f.codes, "codes", 20, "candidate programs to ask the model for")
+	fs.IntVar(&f.tests, "tests", 20, "test samples to ask the model for")
+	fs.IntVar(&f.maxQuestions, "max-questions", 0, "stop after this many answers (0: until the candidates are told apart)")
+	fs.StringVar(&f.selectBy, "select", "infogain", "test selection: "+strings.Join(rank.Selectors()[:3], ", "))
+	fs.StringVar(&f.rankBy, "rank", "codet", "code ranking: "+strings.Join(rank.Rankers(), ", "))
+	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time limit of one test on one candidate")
+}
+
+// options checks the flags and returns the session options.
+func (f *interactFlags) options() (interact.Options, error) {
+	mode, err := rank.ParseMode(f.mode)
+	if err != nil {
+		return interact.Options{}, usageError{err}
+	}
+	if f.codes < 0 || f.tests < 0 || f.maxQuestions < 0 {
+		return interact.Options{}, usagef("--codes, --tests and --max-questions must not be negative")
+	}
+	if _, err := rank.ParseSelector(f.selectBy); err != nil {
+		return interact.Options{}, usageError{err}
+	}
+	if _, err := rank.ParseRanker(f.rankBy); err != nil {
+		return interact.Options{}, usageError{err}
+	}
+	return interact.Options{Mode: mode, Codes: f.codes, Tests: f.tests, MaxQuestions: f.maxQuestions, Select: f.selectBy, Rank: f.rankBy}, nil
+}
+
+// builder returns the session builder, with the model when --model is set.
+func (f *interactFlags) builder(g *globalOptions, eng *engine) (*interact.Builder, error) {
+	b := &interact.Builder{Runner: eng.Pool, DataDir: dataset.DataDir(g.dataDir), Timeout: f.timeout}
+	if f.model == "" {
+		return b, nil
+	}
+	style, err := llm.ParseStyle(f.style)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	prov, err := llm.OpenString(f.model, llm.Options{Style: style, Cache: eng.DB})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	b.Generator = &interact.ModelGenerator{Provider: prov, Caller: eng.Pool}
+	return b, nil
+}
+
+// runOptions are the flags of `ticoder run`.
+type runOptions struct {
+	demo      string
+	spec      string
+	prompt    string
+	signature string
+	task      string
+	out       string
+	force     bool
+	plain     bool
+	noColor   bool
+	flags     interactFlags
+}
+
+func newRunCommand(g *globalOptions) *cobra.Command {
+	o := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run [--demo [NAME] | --spec FILE | --prompt TEXT --signature SIG | --task DATASET/ID]",
+		Short: "Clarify what a function should do by answering a few tests, in the terminal",
+		Long: `run asks a model for candidate implementations and tests of a function (or
+takes them from a built-in demo), runs every test on every candidate in the
+sandbox, and asks you, one at a time, whether the test that best separates the
+candidates matches what you want:
+
+    text_match("aa_bb_cc") == True ?
+
+Keys: y yes · n no · d don't know / invalid input · o give the right value
+(--mode output) · u undo · q stop asking. Each answer prunes the candidates;
+at the end you choose among the ranked ones, and run writes NAME.py (the code)
+and test_NAME.py (the tests you approved, as pytest functions) to --out, after
+checking in the sandbox that the tests pass against the code.
+
+Without a terminal (or with --plain) the questions are plain prompts, one
+answer per line, so the flow can be scripted.`,
+		Example: `  ticoder run --demo                      # the built-in demo, no model needed
+  ticoder run --demo median --mode output
+  ticoder run --demo list                 # list the demos
+  printf 'n\ny\ny\n\n' | ticoder run --demo text_match --out /tmp/x
+  ticoder run --spec stub.py --model ollama:qwen2.5-coder:7b
+  ticoder run --prompt "Return the n-th Fibonacci number" --signature "def fib(n: int) -> int" --model openai:gpt-4o-mini
+  ticoder run --task humaneval-noexamples/HumanEval/12 --model replay:../shared/data/samples/humaneval-codegen16b`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				if o.demo == "" {
+					return usagef("run: unexpected argument %q (a demo name goes after --demo)", args[0])
+				}
+				o.demo = args[0]
+			}
+			return runRun(cmd.Context(), g, o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.demo, "demo", "", "use a built-in demo problem (default text_match; `--demo list` lists them)")
+	f.Lookup("demo").NoOptDefVal = demo.Names()[0]
+	f.StringVar(&o.spec, "spec", "", "Python stub file: imports and helpers, the def line and a docstring")
+	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
+	f.StringVar(&o.signature, "signature", "", `the function's def line, e.g. "def f(x: int) -> int"`)
+	f.StringVar(&o.task, "task", "", "a dataset problem as DATASET/ID, e.g. humaneval-noexamples/HumanEval/12")
+	f.StringVar(&o.out, "out", ".", "directory to write NAME.py and test_NAME.py to")
+	f.BoolVar(&o.force, "force", false, "overwrite NAME.py and test_NAME.py if they exist")
+	f.BoolVar(&o.plain, "plain", false, "plain prompts even on a terminal")
+	f.BoolVar(&o.noColor, "no-color", os.Getenv("NO_COLOR") != "", "no syntax highlighting")
+	o.flags.add(f)
+	return cmd
+}
+
+// isTerminal reports whether v is a terminal.
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// runRun prepares the session, asks the questions and writes the result.
+func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, out, errw io.Writer) error {
+	if o.demo == "list" {
+		ps, err := demo.List()
+		if err != nil {
+			return err
+		}
+		for _, p := range ps {
+			fmt.Fprintf(out, "%-24s %s\n", p.Name, p.Summary)
+		}
+		return nil
+	}
+	opts, err := o.flags.options()
+	if err != nil {
+		return err
+	}
+	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task}
+	if o.spec != "" {
+		data, err := os.ReadFile(o.spec)
+		if err != nil {
+			return fmt.Errorf("read the spec file: %w", err)
+		}
+		src.Spec, src.SpecName = string(data), o.spec
+	}
+	if _, err := src.Kind(); err != nil {
+		return usagef("run: %v (see ticoder run --help)", err)
+	}
+	if o.demo != "" && o.flags.model != "" {
+		fmt.Fprintln(errw, "ticoder: --demo uses the built-in candidates; --model is not used")
+	}
+	eng, err := openEngine(ctx, g, 0)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	b, err := o.flags.builder(g, eng)
+	if err != nil {
+		return err
+	}
+	var rep progress.Reporter = progress.Nop{}
+	if isTerminal(errw) {
+		rep = progress.NewBar(errw)
+	}
+	prep, err := b.Build(ctx, src, opts, rep)
+	if err != nil {
+		return err
+	}
+	conv, err := interact.Start(prep, eng.Pool)
+	if err != nil {
+		return err
+	}
+	names, err := conv.Export(ctx, -1, false)
+	if err != nil && !errors.Is(err, interact.ErrNoCandidate) {
+		return err
+	}
+	codePath, testPath := filepath.Join(o.out, names.CodeFile), filepath.Join(o.out, names.TestFile)
+	if !o.force {
+		for _, p := range []string{codePath, testPath} {
+			if _, err := os.Stat(p); err == nil {
+				return usagef("run: %s exists; choose another --out directory, or pass --force to overwrite it", p)
+			}
+		}
+	}
+	var res ui.Result
+	if isTerminal(in) && isTerminal(out) && !o.plain {
+		res, err = ui.RunTUI(ctx, conv, ui.TUIOptions{NoColor: o.noColor})
+	} else {
+		res, err = ui.RunPlain(ctx, conv, in, out)
+	}
+	if err != nil {
+		return err
+	}
+	if res.Aborted || res.Candidate < 0 {
+		fmt.Fprintln(errw, "ticoder: nothing written")
+		return nil
+	}
+	return writeExport(ctx, conv, res.Candidate, codePath, testPath, out)
+}
+
+// writeExport writes the chosen code and the approved tests, checked in the
+// sandbox, and says what it wrote.
+func writeExport(ctx context.Context, conv *interact.Conversation, candidate int, codePath, testPath string, out io.Writer) error {
+	ex, err := conv.Export(ctx, candidate, true)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(codePath), 0o755); err != nil {
+		return fmt.Errorf("create the output directory: %w", err)
+	}
+	if err := os.WriteFile(codePath, []byte(ex.Code), 0o644); err != nil {
+		return fmt.Errorf("write the code: %w", err)
+	}
+	if err := os.WriteFile(testPath, []byte(ex.Tests), 0o644); err != nil {
+		return fmt.Errorf("write the tests: %w", err)
+	}
+	fmt.Fprintf(out, "\nWrote %s and %s (%s).\n", codePath, testPath, approvedLine(ex))
+	if !ex.Passed {
+		return fmt.Errorf("the approved tests fail against the chosen code: %s", strings.Join(ex.Failures, "; "))
+	}
+	if ex.TestCount > 0 {
+		fmt.Fprintf(out, "Checked in the sandbox: all %d tests pass against the code. Run them with: cd %s && python -m pytest %s\n",
+			ex.TestCount, filepath.Dir(testPath), filepath.Base(testPath))
+	}
+	return nil
+}
+
+func approvedLine(ex api.Export) string {
+	switch ex.TestCount {
+	case 0:
+		return "no approved test"
+	case 1:
+		return "1 approved test"
+	}
+	return fmt.Sprintf("%d approved tests", ex.TestCount)
+}

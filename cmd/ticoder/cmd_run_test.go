@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+// runGlobals returns global options with a fresh cache and the shared data.
+func runGlobals(t *testing.T) *globalOptions {
+	t.Helper()
+	return &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
+}
+
+// runDefaults returns run options with the flags' defaults.
+func runDefaults(t *testing.T) *runOptions {
+	t.Helper()
+	o := &runOptions{out: t.TempDir()}
+	o.flags = interactFlags{style: "chat", mode: "passfail", codes: 20, tests: 20, selectBy: "infogain", rankBy: "codet", timeout: 5 * time.Second}
+	return o
+}
+
+// labelLines answers demo p by its labels on a twin conversation and
+// returns the lines a user would type.
+func labelLines(t *testing.T, p demo.Problem) ([]string, []string) {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := execute.NewPool(ctx, execute.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	prep, err := (&interact.Builder{Runner: pool}).Build(ctx, interact.Source{Demo: p.Name}, interact.Options{Mode: rank.PassFail, Select: "infogain", Rank: "codet"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := interact.Start(prep, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines, approved []string
+	for {
+		q, ok := c.Question()
+		if !ok {
+			return lines, approved
+		}
+		line, verdict := "y", "pass"
+		switch p.TestLabels[q.Test] {
+		case demo.Wrong:
+			line, verdict = "n", "fail"
+		case demo.Undefined:
+			line, verdict = "d", "undefined"
+		}
+		if verdict == "pass" {
+			approved = append(approved, q.Code)
+		}
+		if err := c.Answer(ctx, q.Test, verdict, ""); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, line)
+	}
+}
+
+func TestRunDemoScripted(t *testing.T) {
+	p, _ := demo.Get("first_missing")
+	lines, approved := labelLines(t, p)
+	o := runDefaults(t)
+	o.demo = p.Name
+	var out, errw bytes.Buffer
+	in := strings.NewReader(strings.Join(lines, "\n") + "\n\n")
+	if err := runRun(context.Background(), runGlobals(t), o, in, &out, &errw); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	code, err := os.ReadFile(filepath.Join(o.out, "first_missing.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests, err := os.ReadFile(filepath.Join(o.out, "test_first_missing.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i, c := range p.Candidates {
+		if c.Program == string(code) {
+			found = true
+			if p.CandidateLabels[i] != demo.Correct {
+				t.Errorf("wrote buggy candidate %d (%s)", i, p.CandidateNotes[i])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("wrote code that is no candidate:\n%s", code)
+	}
+	for _, a := range approved {
+		if !strings.Contains(string(tests), a) {
+			t.Errorf("test file lacks approved %q:\n%s", a, tests)
+		}
+	}
+	if !strings.Contains(out.String(), "Checked in the sandbox: all") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// TestRunReplayTask runs a HumanEval task with the recorded generations of a
+// real model, offline: the model path end to end.
+func TestRunReplayTask(t *testing.T) {
+	g := runGlobals(t)
+	o := runDefaults(t)
+	o.task = "humaneval-noexamples/HumanEval/53"
+	o.flags.model = "replay:" + filepath.Join(g.dataDir, "samples", "humaneval-codegen16b")
+	o.flags.style = "completion"
+	o.flags.codes, o.flags.tests = 100, 100
+	var out, errw bytes.Buffer
+	if err := runRun(context.Background(), g, o, strings.NewReader("q\n\n"), &out, &errw); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	code, err := os.ReadFile(filepath.Join(o.out, "add.py"))
+	if err != nil || !strings.Contains(string(code), "def add(") {
+		t.Errorf("add.py: %v\n%s\n%s", err, code, out.String())
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	dir := t.TempDir()
+	broken := filepath.Join(dir, "broken.py")
+	if err := os.WriteFile(broken, []byte("import re\n\ndef f(x)\n    \"\"\"Doc.\"\"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "good.py")
+	if err := os.WriteFile(good, []byte("def double(x: int) -> int:\n    \"\"\"Return x doubled.\"\"\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	taken := t.TempDir()
+	if err := os.WriteFile(filepath.Join(taken, "median.py"), []byte("x = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "vllm:m@http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	tests := []struct {
+		name  string
+		set   func(o *runOptions)
+		usage bool
+		says  []string
+	}{
+		{"no source", func(o *runOptions) {}, true, []string{"say what to write"}},
+		{"prompt without signature", func(o *runOptions) { o.prompt = "Add one." }, true, []string{"--signature"}},
+		{"two sources", func(o *runOptions) { o.demo, o.task = "median", "mbpp/2" }, true, []string{"only one"}},
+		{"bad mode", func(o *runOptions) { o.demo, o.flags.mode = "median", "loud" }, true, []string{"unknown mode"}},
+		{"missing spec", func(o *runOptions) { o.spec = filepath.Join(dir, "nope.py") }, false, []string{"read the spec file", "nope.py"}},
+		{"spec syntax error", func(o *runOptions) { o.spec = broken }, false, []string{"spec file " + broken + " is not valid Python (line 3", "def f(x)"}},
+		{"spec without model", func(o *runOptions) { o.spec = good }, false, []string{"--model"}},
+		{"model down", func(o *runOptions) { o.spec, o.flags.model = good, dead }, false, []string{"did not answer", "--demo"}},
+		{"output exists", func(o *runOptions) { o.demo, o.out = "median", taken }, true, []string{"median.py exists", "--force"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			o := runDefaults(t)
+			tc.set(o)
+			var out, errw bytes.Buffer
+			err := runRun(context.Background(), runGlobals(t), o, strings.NewReader(""), &out, &errw)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var u usageError
+			if errors.As(err, &u) != tc.usage {
+				t.Errorf("usage error %v, want %v: %v", errors.As(err, &u), tc.usage, err)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("error %q does not say %q", err, s)
+				}
+			}
+		})
+	}
+}
+
+func TestRunListDemos(t *testing.T) {
+	o := runDefaults(t)
+	o.demo = "list"
+	var out bytes.Buffer
+	if err := runRun(context.Background(), runGlobals(t), o, nil, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range demo.Names() {
+		if !strings.Contains(out.String(), name) {
+			t.Errorf("list lacks %s:\n%s", name, out.String())
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ticoder/ticoder/api"
+)
+
+// TestServe starts the server on a free port, runs a demo session through
+// the API client and stops it as Ctrl-C would.
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	urls := make(chan string, 1)
+	o := &serveOptions{addr: "127.0.0.1:0", demo: true, ready: func(u string) { urls <- u }}
+	o.flags = runDefaults(t).flags
+	var errw bytes.Buffer
+	done := make(chan error, 1)
+	go func() { done <- runServe(ctx, runGlobals(t), o, &errw) }()
+	var url string
+	select {
+	case url = <-urls:
+	case err := <-done:
+		t.Fatalf("serve stopped: %v\n%s", err, errw.String())
+	}
+	c := api.NewClient(url, nil)
+	info, err := c.Info(ctx)
+	if err != nil || len(info.Demos) < 8 || info.Model != "" {
+		t.Fatalf("info %+v, %v", info, err)
+	}
+	s, err := c.Create(ctx, api.CreateSession{Demo: "count_vowels"})
+	if err != nil || s.Question == nil {
+		t.Fatalf("create: %+v, %v", s, err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve after Ctrl-C: %v", err)
+	}
+	if !strings.Contains(errw.String(), "serving on "+url) {
+		t.Errorf("stderr: %s", errw.String())
+	}
+}
+
+func TestServeFlags(t *testing.T) {
+	o := &serveOptions{addr: "127.0.0.1:0", demo: true}
+	o.flags = runDefaults(t).flags
+	o.flags.model = "openai:gpt-4o-mini"
+	err := runServe(context.Background(), runGlobals(t), o, &bytes.Buffer{})
+	if _, ok := err.(usageError); !ok || !strings.Contains(err.Error(), "--demo") {
+		t.Errorf("--demo with --model: %v, want a usage error", err)
+	}
+}
