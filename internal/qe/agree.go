@@ -34,8 +34,7 @@ type Agree struct {
 	Runner execute.Runner
 	// Timeout bounds one call of one candidate (default 1 s).
 	Timeout time.Duration
-	// MaxInputs is how many harvested inputs are used (default 8; 0 after
-	// defaults means none: set NoHarvest).
+	// MaxInputs is how many harvested inputs are used (0 means 8).
 	MaxInputs int
 	// NoHarvest uses the docstring examples only.
 	NoHarvest bool
