@@ -43,6 +43,9 @@ type Options struct {
 	Defaults interact.Options
 	// Logger receives logs; nil means slog.Default().
 	Logger *slog.Logger
+	// MaxLive bounds the sessions kept in memory (default 256); the least
+	// recently used are dropped and reload from the database when asked for.
+	MaxLive int
 }
 
 // Server serves the API and the page. It is safe for concurrent use.
@@ -51,14 +54,20 @@ type Server struct {
 	store *sessionStore
 	log   *slog.Logger
 
-	mu   sync.Mutex
-	live map[string]*entry
+	mu    sync.Mutex
+	live  map[string]*entry
+	clock uint64
 }
+
+// defaultMaxLive is the default of Options.MaxLive.
+const defaultMaxLive = 256
 
 // entry is one session in memory; mu orders the requests on it.
 type entry struct {
 	mu   sync.Mutex
 	conv *interact.Conversation
+	used uint64 // s.clock when last requested; guarded by Server.mu
+	refs int    // requests holding the entry; guarded by Server.mu
 }
 
 // New returns a server whose sessions are stored in opts.DB.
@@ -69,6 +78,9 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	st, err := newSessionStore(ctx, opts.DB)
 	if err != nil {
 		return nil, err
+	}
+	if opts.MaxLive <= 0 {
+		opts.MaxLive = defaultMaxLive
 	}
 	log := opts.Logger
 	if log == nil {
@@ -209,7 +221,10 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
+	s.clock++
+	e.used = s.clock
 	s.live[id] = e
+	s.evict()
 	s.mu.Unlock()
 	s.log.Debug("session created", "id", id, "task", prep.Task.Name, "mode", opts.Mode)
 	writeJSON(w, http.StatusCreated, conv.State(id))
@@ -232,7 +247,10 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.clock++
 	if e, ok := s.live[id]; ok {
+		e.used = s.clock
+		e.refs++
 		return e, nil
 	}
 	data, err := s.store.load(ctx, id)
@@ -246,9 +264,34 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	e := &entry{conv: conv}
+	e := &entry{conv: conv, used: s.clock, refs: 1}
 	s.live[id] = e
+	s.evict()
 	return e, nil
+}
+
+// release ends a request's hold on an entry from get.
+func (s *Server) release(e *entry) {
+	s.mu.Lock()
+	e.refs--
+	s.mu.Unlock()
+}
+
+// evict drops the least recently used sessions that no request holds,
+// beyond MaxLive. s.mu must be held.
+func (s *Server) evict() {
+	for len(s.live) > s.opts.MaxLive {
+		oldest, id := ^uint64(0), ""
+		for k, e := range s.live {
+			if e.refs == 0 && e.used < oldest {
+				oldest, id = e.used, k
+			}
+		}
+		if id == "" {
+			return // every session is busy
+		}
+		delete(s.live, id)
+	}
 }
 
 // forget drops a session from memory, so the next request reloads the
@@ -268,6 +311,7 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, id s
 			s.writeError(w, r, err)
 			return
 		}
+		defer s.release(e)
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		h(w, r, id, e)

@@ -243,3 +243,47 @@ func TestConcurrentSessions(t *testing.T) {
 		t.Errorf("%d duplicate answers accepted, history has %d", ok, len(after.History))
 	}
 }
+
+// TestEviction keeps only MaxLive sessions in memory; the others reload
+// from the database with their answers.
+func TestEviction(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, MaxLive: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	c := api.NewClient(hs.URL, hs.Client())
+	first, err := c.Create(ctx, api.CreateSession{Demo: "median"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first, err = c.Answer(ctx, first.ID, api.Answer{Test: first.Question.Test, Verdict: api.VerdictUndefined}); err != nil {
+		t.Fatal(err)
+	}
+	for range 6 {
+		if _, err := c.Create(ctx, api.CreateSession{Demo: "median"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.mu.Lock()
+	n, in := len(s.live), s.live[first.ID] != nil
+	s.mu.Unlock()
+	if n != 4 || in {
+		t.Errorf("%d sessions in memory (want 4), first still in memory: %v", n, in)
+	}
+	got, err := c.Session(ctx, first.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(first, got); d != "" {
+		t.Errorf("reloaded session (-want +got):\n%s", d)
+	}
+}
