@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -167,5 +168,71 @@ func TestQEScoreCheckAndPool(t *testing.T) {
 	}
 	if !strings.Contains(stdout.String(), "he-test") {
 		t.Errorf("pool list lacks the pool:\n%s", stdout.String())
+	}
+}
+
+// headLines copies the first n lines of a file into dir.
+func headLines(t *testing.T, src, dir string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	dst := filepath.Join(dir, filepath.Base(src))
+	if err := os.WriteFile(dst, []byte(strings.Join(lines[:n], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func TestQEEvalJudgeAgainstFakeServer(t *testing.T) {
+	dir := t.TempDir()
+	srv := llmtest.New(t, llmtest.Config{Respond: func(c llmtest.Call) llmtest.Reply {
+		// A judge that likes short programs.
+		if len(c.Text()) < 2500 {
+			return llmtest.Reply{Top: []llmtest.Logprob{{Token: "yes", Logprob: -0.1}, {Token: "no", Logprob: -2.4}}}
+		}
+		return llmtest.Reply{Top: []llmtest.Logprob{{Token: "No", Logprob: -0.2}, {Token: " yes", Logprob: -1.7}}}
+	}})
+	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	o := &qeEvalOptions{
+		qeOptions: qeOptions{estimators: []string{"zs", "icl"}, ks: []string{"1"}, alphas: []string{"ps"},
+			embedder: "lexical", weighting: "bm25", model: "vllm:judge@" + srv.URL, style: "chat", maxSolutions: 10, json: true,
+			train: headLines(t, cqeFile(t, "mbpp-codestral-22b.jsonl"), dir, 20)},
+		test: headLines(t, cqeFile(t, "heval-codestral-22b.jsonl"), dir, 3),
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runQEEval(context.Background(), g, o, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var rep qe.Report
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
+	}
+	if len(rep.Rows) != 2 || rep.Rows[0].Estimator != "zs" || rep.Rows[1].Estimator != "icl" || rep.Rows[1].K != 1 {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	// Identical (problem, code) pairs are asked once: the response cache
+	// answers the repeats.
+	test, err := qe.LoadCQE(o.test, qe.CQEOptions{MaxSolutions: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	distinct := map[string]bool{}
+	for _, task := range test.Tasks {
+		for _, code := range task.Codes() {
+			distinct[task.Prompt+"\x00"+code] = true
+		}
+	}
+	calls := srv.Calls()
+	if len(calls) != 2*len(distinct) {
+		t.Fatalf("%d judge calls, want one per distinct test pair and estimator (%d)", len(calls), 2*len(distinct))
+	}
+	for i, c := range calls {
+		examples := strings.Count(c.Text(), "Example ")
+		if want := map[bool]int{true: 0, false: 2}[i < len(distinct)]; examples != want {
+			t.Errorf("call %d has %d examples, want %d (zs first, then icl with k = 1)", i, examples, want)
+		}
 	}
 }
