@@ -313,3 +313,27 @@ func keyMsg(name string) tea.KeyPressMsg {
 	r := []rune(name)[0]
 	return tea.KeyPressMsg{Code: r, Text: name}
 }
+
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"y", "n", "d", "o [1, 2]", "u", "q", "help", "o", "yes please", "", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		c, err := parseCommand(line)
+		if err != nil {
+			return
+		}
+		switch c.verb {
+		case "pass", "fail", "undefined", "undo", "stop", "help":
+			if c.value != "" {
+				t.Errorf("%q: verb %s with value %q", line, c.verb, c.value)
+			}
+		case "output":
+			if strings.TrimSpace(c.value) == "" {
+				t.Errorf("%q: output without a value", line)
+			}
+		default:
+			t.Errorf("%q: unknown verb %q", line, c.verb)
+		}
+	})
+}
