@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -221,5 +222,46 @@ func TestOpenReplayErrors(t *testing.T) {
 	}
 	if _, err := llm.OpenString("replay:/nonexistent/dir", llm.Options{}); err == nil || !strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("missing dir: err = %v", err)
+	}
+}
+
+// TestLiveMatchesReplay checks that a completion-style client talking to a
+// server that returns the recorded samples produces the same generations as
+// replay: the prompts it renders are exactly the recorded ones.
+func TestLiveMatchesReplay(t *testing.T) {
+	dir := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b")
+	byPrompt := readCodeT(t, filepath.Join(dir, "codes.jsonl"))
+	for prompt, samples := range readCodeT(t, filepath.Join(dir, "tests.jsonl")) {
+		byPrompt[prompt] = samples
+	}
+	srv := llmtest.New(t, llmtest.Config{Respond: llmtest.Samples(byPrompt)})
+	live, _ := clientFor(t, srv, "vllm:codegen-16B-mono", llm.Options{Style: llm.StyleCompletion})
+	replay, err := llm.OpenReplay(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	problems := loadHumanEvalNoExamples(t)
+	for _, prob := range problems[:20] {
+		for _, purpose := range []llm.Purpose{llm.PurposeCode, llm.PurposeTests} {
+			req := llm.Request{Purpose: purpose, Task: llm.TaskFrom(prob), Params: llm.Params{N: 100, Temperature: 0.8, TopP: 0.95}}
+			want, err := replay.Generate(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := live.Generate(ctx, req)
+			if err != nil {
+				t.Fatalf("%s %s: %v", prob.ID, purpose, err)
+			}
+			if diff := cmp.Diff(want.Texts(), got.Texts()); diff != "" {
+				t.Fatalf("%s %s texts (-replay +live):\n%s", prob.ID, purpose, diff)
+			}
+			if want.Continues != got.Continues || want.Style != got.Style {
+				t.Fatalf("%s %s: continues/style differ: %q %s vs %q %s", prob.ID, purpose, want.Continues, want.Style, got.Continues, got.Style)
+			}
+		}
+	}
+	if n := srv.Count("completions"); n != 40 {
+		t.Errorf("%d completions calls, want 40", n)
 	}
 }

@@ -158,3 +158,23 @@ func embeddingBody(call Call, reply Reply) map[string]any {
 		"usage": map[string]int{"prompt_tokens": total, "total_tokens": total},
 	}
 }
+
+// Samples answers each generation with canned texts looked up by the call's
+// prompt text (the completions prompt, or the last chat message): the first
+// n of them, in order, like a model that recorded them. A prompt without
+// samples gets a 400 error that names it, so a test sees what it missed.
+// Embeddings calls get the default vectors.
+func Samples(byPrompt map[string][]string) Responder {
+	return func(c Call) Reply {
+		if c.Endpoint == "embeddings" {
+			return Reply{}
+		}
+		texts, ok := byPrompt[c.Text()]
+		if !ok || len(texts) == 0 {
+			first, _, _ := strings.Cut(strings.TrimSpace(c.Text()), "\n")
+			return Reply{Status: http.StatusBadRequest, ErrorType: "invalid_request_error",
+				ErrorMessage: fmt.Sprintf("llmtest: no canned samples for prompt %q", first)}
+		}
+		return Reply{Texts: texts[:min(c.Want(), len(texts))]}
+	}
+}
