@@ -20,6 +20,7 @@ type StatusError struct {
 	Message string
 }
 
+// Error returns the server's message with the status.
 func (e *StatusError) Error() string {
 	return fmt.Sprintf("ticoder server: %s (HTTP %d)", e.Message, e.Status)
 }

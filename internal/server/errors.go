@@ -20,7 +20,10 @@ type httpError struct {
 	err    error
 }
 
+// Error returns the wrapped error's message.
 func (e *httpError) Error() string { return e.err.Error() }
+
+// Unwrap returns the wrapped error.
 func (e *httpError) Unwrap() error { return e.err }
 
 // withStatus marks err to be sent with status.

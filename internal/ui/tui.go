@@ -106,8 +106,10 @@ func (m *model) change(note string, f func() error) tea.Cmd {
 	}
 }
 
+// Init starts nothing: the first question is already in the state.
 func (m *model) Init() tea.Cmd { return nil }
 
+// Update handles keys, window sizes and finished changes.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -245,6 +247,7 @@ var (
 	keyStyle   = lipgloss.NewStyle().Bold(true)
 )
 
+// View renders the question or the final view.
 func (m *model) View() tea.View {
 	var b strings.Builder
 	t := m.state.Task
