@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -304,6 +305,13 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 	ln.Close()
 	srv := llmtest.New(t, llmtest.Config{APIKey: "right-key", Models: []string{"qwen2.5-coder:7b"}})
 	open := llmtest.New(t, llmtest.Config{Models: []string{"qwen2.5-coder:7b"}})
+	hangup := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		conn, _, err := w.(http.Hijacker).Hijack() // read the request, then hang up without answering
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	t.Cleanup(hangup.Close)
 
 	tests := []struct {
 		name    string
@@ -316,6 +324,8 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "is the server running?", "set OPENAI_BASE_URL", "--model"}},
 		{name: "ollama refused", spec: "ollama:qwen2.5-coder:7b@" + refused,
 			wantErr: llm.ErrUnreachable, want: []string{"set OLLAMA_HOST", "ollama:qwen2.5-coder:7b@http://HOST:PORT/v1"}},
+		{name: "server hangs up", spec: "vllm:m@" + hangup.URL + "/v1",
+			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + hangup.URL + "/v1", "connection lost: EOF", "set VLLM_BASE_URL"}},
 		{name: "401", spec: "openai:qwen2.5-coder:7b@" + srv.URL, getenv: env("OPENAI_API_KEY", "wrong-key-123"),
 			wantErr: llm.ErrUnauthorized, want: []string{srv.URL + " rejected the API key", "set OPENAI_API_KEY"}},
 		{name: "missing key", spec: "openai:gpt-4o-mini", getenv: env(),

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"syscall"
 
@@ -111,7 +112,7 @@ func (c *Client) transportFailure(e *transportError) error {
 	var opErr *net.OpError
 	refused := errors.Is(e.err, syscall.ECONNREFUSED) || errors.As(e.err, &dnsErr) ||
 		(errors.As(e.err, &opErr) && opErr.Op == "dial")
-	reason := "connection failed"
+	reason := "connection failed: " + innermost(e.err)
 	switch {
 	case errors.Is(e.err, syscall.ECONNREFUSED):
 		reason = "connection refused"
@@ -120,11 +121,21 @@ func (c *Client) transportFailure(e *transportError) error {
 	case errors.Is(e.err, context.DeadlineExceeded):
 		reason = "timed out"
 	case !refused:
-		reason = "connection lost"
+		reason = "connection lost: " + innermost(e.err)
 	}
 	return newError(ErrUnreachable, e,
 		"cannot reach %s (%s, %d attempts): is the server running? set %s or use --model %s",
 		c.res.baseURL, reason, e.attempts, c.res.info.urlEnv, c.specHint())
+}
+
+// innermost returns the message of the error a *url.Error wraps (without
+// the method and URL it repeats), bounded in length.
+func innermost(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return oneLine(err.Error(), 120)
 }
 
 // specHint shows the --model form that names a base URL explicitly.
