@@ -3,6 +3,7 @@ package qe
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -42,35 +43,50 @@ func (e *TLS) Score(ctx context.Context, _ Problem, candidates []string) ([]floa
 
 // lexical computes idf-weighted exact-match BERTScore F1.
 func (e *TLS) lexical(candidates []string) []float64 {
-	type bag struct {
-		w     map[uint64]float64 // token → idf · occurrences
-		total float64
-	}
-	bags := make([]bag, len(candidates))
+	// A bag is a token's idf times its occurrences, as a sparse vector with
+	// sorted keys, so sums run in a fixed order.
+	bags := make([]Vector, len(candidates))
+	totals := make([]float64, len(candidates))
 	for i, c := range candidates {
-		b := bag{w: map[uint64]float64{}}
+		w := map[uint64]float64{}
 		for _, t := range Tokenize(c, e.Lexical.opts.Tokenizer) {
 			k := tokenKey(t)
-			idf := e.Lexical.IDF(SolutionField, k)
-			b.w[k] += idf
-			b.total += idf
+			w[k] += e.Lexical.IDF(SolutionField, k)
+		}
+		b := Vector{Keys: make([]uint64, 0, len(w))}
+		for k := range w {
+			b.Keys = append(b.Keys, k)
+		}
+		slices.Sort(b.Keys)
+		b.Vals = make([]float32, len(b.Keys))
+		for j, k := range b.Keys {
+			b.Vals[j] = float32(w[k])
+			totals[i] += float64(b.Vals[j])
 		}
 		bags[i] = b
 	}
-	prec := func(x, y bag) float64 {
-		if x.total == 0 {
+	prec := func(x, y int) float64 {
+		if totals[x] == 0 {
 			return 0
 		}
 		var s float64
-		for k, w := range x.w {
-			if _, ok := y.w[k]; ok {
-				s += w
+		a, b := bags[x], bags[y]
+		for i, j := 0, 0; i < len(a.Keys) && j < len(b.Keys); {
+			switch {
+			case a.Keys[i] < b.Keys[j]:
+				i++
+			case a.Keys[i] > b.Keys[j]:
+				j++
+			default:
+				s += float64(a.Vals[i])
+				i++
+				j++
 			}
 		}
-		return s / x.total
+		return s / totals[x]
 	}
 	return meanPairwise(len(bags), func(i, j int) float64 {
-		return f1(prec(bags[i], bags[j]), prec(bags[j], bags[i]))
+		return f1(prec(i, j), prec(j, i))
 	})
 }
 

@@ -73,17 +73,21 @@ func NewDense(x []float32) Vector {
 // (zero weights dropped).
 func NewSparse(w map[uint64]float64) Vector {
 	keys := make([]uint64, 0, len(w))
-	var n float64
 	for k, v := range w {
 		if v != 0 {
 			keys = append(keys, k)
-			n += v * v
 		}
 	}
 	if len(keys) == 0 {
 		return Vector{}
 	}
+	// Sum in key order: map order would make the last bits, and so the
+	// order of tied similarities, differ from run to run.
 	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	var n float64
+	for _, k := range keys {
+		n += w[k] * w[k]
+	}
 	n = math.Sqrt(n)
 	vals := make([]float32, len(keys))
 	for i, k := range keys {
