@@ -19,16 +19,20 @@ import (
 
 const goodProgram = "def f():\n    return 42\n"
 
-// sandboxProcesses counts host processes running as the sandbox's uid.
+// sandboxProcesses counts the host processes that run as the sandbox's uid
+// and descend from this test process (other packages' tests may run
+// sandboxes of their own at the same time).
 func sandboxProcesses(t *testing.T) int {
 	t.Helper()
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
+	parent := map[int]int{}
+	var sandboxed []int
 	for _, e := range ents {
-		if _, err := strconv.Atoi(e.Name()); err != nil {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
 			continue
 		}
 		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
@@ -36,8 +40,21 @@ func sandboxProcesses(t *testing.T) int {
 			continue
 		}
 		for _, line := range strings.Split(string(b), "\n") {
-			if strings.HasPrefix(line, "Uid:") && strings.Fields(line)[1] == "1600000" {
+			f := strings.Fields(line)
+			switch {
+			case len(f) > 1 && f[0] == "PPid:":
+				parent[pid], _ = strconv.Atoi(f[1])
+			case len(f) > 1 && f[0] == "Uid:" && f[1] == "1600000":
+				sandboxed = append(sandboxed, pid)
+			}
+		}
+	}
+	self, n := os.Getpid(), 0
+	for _, pid := range sandboxed {
+		for p, hops := pid, 0; p > 1 && hops < 64; p, hops = parent[p], hops+1 {
+			if p == self {
 				n++
+				break
 			}
 		}
 	}

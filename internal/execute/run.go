@@ -2,7 +2,6 @@ package execute
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -248,9 +247,9 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 			if ctx.Err() != nil {
 				return task{}, ctx.Err()
 			}
-			why := "sandbox worker died"
-			if errors.Is(err, errWorkerDead) && err != nil {
-				why = "sandbox worker died: " + err.Error()
+			why := errWorkerDead.Error() + ": bad reply"
+			if err != nil {
+				why = err.Error()
 			}
 			d := t.programs[i]
 			for _, j := range t.tests {
