@@ -16,6 +16,7 @@ import (
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/session"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -24,15 +25,7 @@ func TestMain(m *testing.M) {
 }
 
 // testPool returns a sandboxed pool shared by a test.
-func testPool(t *testing.T) *execute.Pool {
-	t.Helper()
-	p, err := execute.NewPool(context.Background(), execute.Options{Workers: 2})
-	if err != nil {
-		t.Fatalf("NewPool: %v", err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
+func testPool(t *testing.T) *execute.Pool { return testutil.Pool(t) }
 
 // referenceValues returns the repr of the value the demo reference returns
 // for each test's call.

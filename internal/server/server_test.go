@@ -21,6 +21,7 @@ import (
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -28,15 +29,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func testPool(t *testing.T) *execute.Pool {
-	t.Helper()
-	p, err := execute.NewPool(context.Background(), execute.Options{Workers: 2})
-	if err != nil {
-		t.Fatalf("NewPool: %v", err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
+func testPool(t *testing.T) *execute.Pool { return testutil.Pool(t) }
 
 // startServer serves a Server on the SQLite file dbPath and returns its
 // URL's client and the httptest server (closed at cleanup).

@@ -2,10 +2,13 @@
 package testutil
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/ticoder/ticoder/internal/execute"
 )
 
 // DataDir returns the directory of the shared benchmark data used by tests:
@@ -31,4 +34,17 @@ func RepoRoot(t testing.TB) string {
 		t.Fatal("cannot locate testutil source file")
 	}
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Pool starts a sandboxed execution pool of two workers for a test and
+// closes it when the test ends. The test binary's TestMain must call
+// sandbox.Main.
+func Pool(t testing.TB) *execute.Pool {
+	t.Helper()
+	p, err := execute.NewPool(context.Background(), execute.Options{Workers: 2})
+	if err != nil {
+		t.Fatalf("NewPool: %v", err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return p
 }

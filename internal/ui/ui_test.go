@@ -18,6 +18,7 @@ import (
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -25,15 +26,7 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func testPool(t *testing.T) *execute.Pool {
-	t.Helper()
-	p, err := execute.NewPool(context.Background(), execute.Options{Workers: 2})
-	if err != nil {
-		t.Fatalf("NewPool: %v", err)
-	}
-	t.Cleanup(func() { p.Close() })
-	return p
-}
+func testPool(t *testing.T) *execute.Pool { return testutil.Pool(t) }
 
 func start(t *testing.T, pool *execute.Pool, name string, mode rank.Mode) *interact.Conversation {
 	t.Helper()
