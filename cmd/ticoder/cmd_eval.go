@@ -291,7 +291,7 @@ feed:
 
 // one generates (or finds cached), prepares and simulates one problem.
 func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, error) {
-	key := eval.GenKey(w.build, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
+	key := eval.GenKey("gen-v3", w.build, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
 	gen, ok, err := w.gc.Get(ctx, key)
 	if err != nil {
 		return eval.Result{}, err
@@ -304,7 +304,7 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 		if err != nil {
 			return eval.Result{}, fmt.Errorf("generate %s: %w", p.ID, err)
 		}
-		gen = eval.Generated{Samples: len(row.RawCodes), Candidates: row.Candidates, Tests: row.Tests}
+		gen = eval.Generated{Samples: len(row.RawCodes), Candidates: row.Candidates, Tests: row.Tests, Raw: rawPrograms(p, row)}
 		if err := w.gc.Put(ctx, key, gen); err != nil {
 			return eval.Result{}, err
 		}
@@ -319,6 +319,34 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 	}
 	r.Config = w.hash
 	return r, nil
+}
+
+// rawPrograms returns the raw code samples as `ticoder check` runs them,
+// prompt + completion, when the completions continue the problem's prompt:
+// most non-blank completions start with an indented line (a function body);
+// nil otherwise (e.g. chat answers with whole programs).
+func rawPrograms(p dataset.Problem, row genRow) []string {
+	bodies, texts := 0, 0
+	for _, r := range row.RawCodes {
+		for _, line := range strings.Split(r, "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			texts++
+			if line[0] == ' ' || line[0] == '\t' {
+				bodies++
+			}
+			break
+		}
+	}
+	if texts == 0 || 2*bodies <= texts {
+		return nil
+	}
+	out := make([]string, len(row.RawCodes))
+	for i, r := range row.RawCodes {
+		out[i] = p.Prompt + r
+	}
+	return out
 }
 
 // writeEvalReports writes summary.md, summary.csv, summary.json and the plots,

@@ -9,7 +9,12 @@
 // the hidden tests, the unbiased estimator 1 − C(n−c,k)/C(n,k), computed as
 // the product 1 − Π_{i=n−c+1..n} (1 − k/i) (package passk); n counts every raw
 // sample, including those that did not extract to a candidate; when n < k it
-// is 1 if any sample is correct. Averaged over problems.
+// is 1 if any sample is correct. Averaged over problems. Two baselines are
+// reported: the raw samples run as they came, prompt + completion, exactly as
+// `ticoder check` runs them (the Table IV baseline; only for models that
+// continue the prompt), and the samples after extraction (c counts the
+// samples whose extracted candidate passes), which is what TiCoder ranks:
+// extraction drops trailing junk, so it can rescue a sample.
 //
 // pass@k@m: after m questions, the expected value of "one of the top k ranked
 // remaining candidates passes the hidden tests", averaged over problems.
@@ -36,6 +41,15 @@
 // code ranker at every m: the selectors do not depend on the code ranker, so
 // rankers share a session. The random selector's seed is derived from the run
 // seed and the task id.
+//
+// # Execution
+//
+// Prepare runs the reference solution, then every candidate on every
+// generated test, the Output-mode comparisons and the hidden tests, through
+// the execution engine and its cache. Time limits scale with the reference
+// solution's time (Limits); a short first pass with confirmation keeps
+// candidates that loop from costing the full limit on every test, and tests
+// sharing a call are not rerun where the call timed out.
 //
 // # Files
 //

@@ -46,12 +46,13 @@ func TestPrepareHumanEval0(t *testing.T) {
 	defer pool.Close()
 	body := func(b string) string { return p.Prompt + b }
 	g := Generated{
-		Samples: 6,
+		Samples: 7,
 		Candidates: []extract.Candidate{
 			{Program: p.Reference, Count: 2, First: 0},
 			{Program: body("    return any(abs(a - b) <= threshold for a in numbers for b in numbers)\n"), Count: 1, First: 1},
 			{Program: body("    while True:\n        pass\n"), Count: 1, First: 2},
 			{Program: body("    return 1 if len(numbers) > 1 and abs(numbers[0] - numbers[1]) < threshold else 0\n"), Count: 1, First: 3},
+			{Program: body("    import time\n    time.sleep(0.2)\n    return False\n"), Count: 1, First: 4},
 		},
 		Tests: []extract.Test{
 			{Test: execute.Test{Code: "assert has_close_elements([1.0, 2.0], 0.5) == False", Input: "has_close_elements([1.0, 2.0], 0.5)", Expected: "False"}},
@@ -60,11 +61,16 @@ func TestPrepareHumanEval0(t *testing.T) {
 			{Test: execute.Test{Code: "assert has_close_elements(None, 1) == False", Input: "has_close_elements(None, 1)", Expected: "False"}},
 		},
 	}
-	prob, err := Prepare(ctx, pool, p, g, Limits{Floor: 100 * time.Millisecond})
+	// Raw samples: two equal candidates (up to trailing white space), one
+	// that differs and passes, one that does not parse.
+	g.Raw = []string{g.Candidates[0].Program + "\n\n", g.Candidates[1].Program, p.Reference + "# done\n", p.Prompt + "    return (\n"}
+	// Slow candidate 4 times out in the short first pass, finishes when
+	// confirmed with the full limit, and so is rerun in full.
+	prob, err := Prepare(ctx, pool, p, g, Limits{Floor: time.Second, Short: 20 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]bool{true, false, false, false}, prob.Correct); diff != "" {
+	if diff := cmp.Diff([]bool{true, false, false, false, false}, prob.Correct); diff != "" {
 		t.Errorf("hidden verdicts (-want +got):\n%s", diff)
 	}
 	type cell struct {
@@ -85,6 +91,7 @@ func TestPrepareHumanEval0(t *testing.T) {
 		{{execute.Timeout, ""}, {execute.Timeout, ""}, {execute.Timeout, ""}, {execute.Timeout, ""}},
 		// Returns ints: 0 == False and 1 == True under Python's ==.
 		{{execute.Pass, "0"}, {execute.Pass, "1"}, {execute.Fail, "1"}, {execute.Error, ""}},
+		{{execute.Pass, "False"}, {execute.Fail, "False"}, {execute.Fail, "False"}, {execute.Pass, "False"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("matrix (-want +got):\n%s", diff)
@@ -99,12 +106,12 @@ func TestPrepareHumanEval0(t *testing.T) {
 		}
 	}
 	// `output True` keeps the candidates whose call == True: 0, 1 and 3.
-	programs := []string{g.Candidates[0].Program, g.Candidates[1].Program, g.Candidates[2].Program, g.Candidates[3].Program}
+	programs := []string{g.Candidates[0].Program, g.Candidates[1].Program, g.Candidates[2].Program, g.Candidates[3].Program, g.Candidates[4].Program}
 	eq, err := prob.Comparer.Equal(ctx, programs, g.Tests[2].Test, "True")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]bool{true, true, false, true}, eq); diff != "" {
+	if diff := cmp.Diff([]bool{true, true, false, true, false}, eq); diff != "" {
 		t.Errorf("output comparison (-want +got):\n%s", diff)
 	}
 	res, err := Simulate(ctx, prob, Config{
@@ -114,7 +121,10 @@ func TestPrepareHumanEval0(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.CorrectSamples != 2 || !near(res.Baseline[1], 2.0/6) {
-		t.Errorf("baseline: c=%d pass@1=%v", res.CorrectSamples, res.Baseline[1])
+	if res.CorrectSamples != 2 || !near(res.Extracted[1], 2.0/7) {
+		t.Errorf("extracted baseline: c=%d pass@1=%v", res.CorrectSamples, res.Extracted[1])
+	}
+	if res.RawCorrect != 2 || !near(res.Baseline[1], 2.0/7) {
+		t.Errorf("raw baseline: c=%d pass@1=%v", res.RawCorrect, res.Baseline[1])
 	}
 }

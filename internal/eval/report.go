@@ -21,8 +21,13 @@ type Summary struct {
 	Problems int `json:"problems"`
 	// Config is the simulated configuration.
 	Config Config `json:"config"`
-	// Baseline maps k to the mean unbiased pass@k of the raw samples.
+	// Baseline maps k to the mean unbiased pass@k of the raw samples as
+	// `ticoder check` runs them (see Result.Baseline).
 	Baseline map[int]float64 `json:"baseline"`
+	// Extracted maps k to the mean pass@k of the extracted samples.
+	Extracted map[int]float64 `json:"extracted"`
+	// Raw counts the problems whose baseline comes from raw samples.
+	Raw int `json:"raw"`
 	// Rows holds one entry per strategy combination, in Config order.
 	Rows []Row `json:"rows"`
 }
@@ -48,7 +53,7 @@ type rowKey struct {
 // Summarize averages results. Every problem counts at every m (runs carry
 // their last state forward).
 func Summarize(results []Result, cfg Config) Summary {
-	sum := Summary{Problems: len(results), Config: cfg, Baseline: map[int]float64{}}
+	sum := Summary{Problems: len(results), Config: cfg, Baseline: map[int]float64{}, Extracted: map[int]float64{}}
 	acc := map[rowKey]*Row{}
 	var order []rowKey
 	for _, rk := range cfg.Rankers {
@@ -69,6 +74,12 @@ func Summarize(results []Result, cfg Config) Summary {
 	for _, r := range results {
 		for k, v := range r.Baseline {
 			sum.Baseline[k] += v / n
+		}
+		for k, v := range r.Extracted {
+			sum.Extracted[k] += v / n
+		}
+		if r.RawCorrect >= 0 {
+			sum.Raw++
 		}
 		for _, run := range r.Runs {
 			row := acc[rowKey{run.Mode, run.Select, run.Rank, run.Protect}]
@@ -109,9 +120,13 @@ func (s Summary) Markdown(w io.Writer) error {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
 	fmt.Fprintf(&b, "- problems: %d; max questions: %d; seed: %d; user noise ε = %g\n", s.Problems, s.Config.MaxQuestions, s.Config.Seed, s.Config.Noise)
-	fmt.Fprintf(&b, "- baseline (raw samples, unbiased estimator):")
+	fmt.Fprintf(&b, "- baseline pass@k (unbiased estimator) of the raw samples run as `ticoder check` runs them (%d of %d problems; the others: extracted samples):", s.Raw, s.Problems)
 	for _, k := range sortedKeys(s.Baseline) {
 		fmt.Fprintf(&b, " pass@%d = %s%%", k, pct(s.Baseline[k]))
+	}
+	fmt.Fprintf(&b, "\n- pass@k of the samples after extraction (the candidates TiCoder ranks):")
+	for _, k := range sortedKeys(s.Extracted) {
+		fmt.Fprintf(&b, " pass@%d = %s%%", k, pct(s.Extracted[k]))
 	}
 	b.WriteString("\n- pass@k@m: after m questions, whether one of the top k ranked remaining candidates passes the hidden tests (ties: multiplicity-weighted random pick; every problem counts at every m; no candidates left = failure)\n")
 	for _, k := range s.Config.Ks {
@@ -179,6 +194,9 @@ func (s Summary) CSV(w io.Writer) error {
 	probs := strconv.Itoa(s.Problems)
 	for _, k := range sortedKeys(s.Baseline) {
 		_ = cw.Write([]string{"", "baseline", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Baseline[k], 'f', 6, 64), probs})
+	}
+	for _, k := range sortedKeys(s.Extracted) {
+		_ = cw.Write([]string{"", "extracted", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Extracted[k], 'f', 6, 64), probs})
 	}
 	for _, r := range s.Rows {
 		for _, k := range sortedKeys(r.PassAt) {

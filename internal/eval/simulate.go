@@ -36,6 +36,10 @@ type Problem struct {
 	Comparer session.Comparer
 	// Prior optionally scores candidates (see rank.PoolInput.Prior).
 	Prior []float64
+	// RawCorrect is how many raw samples, run as they came (as `ticoder
+	// check` runs them), pass the hidden tests; -1 when the raw samples are
+	// not complete programs (chat models).
+	RawCorrect int
 }
 
 // Config says which strategies to simulate.
@@ -92,13 +96,21 @@ type Result struct {
 	Config string `json:"config"`
 	// Samples is n, the number of raw code samples.
 	Samples int `json:"n"`
-	// CorrectSamples is c, how many raw samples pass the hidden tests.
+	// CorrectSamples is c, how many raw samples extract to a candidate that
+	// passes the hidden tests.
 	CorrectSamples int `json:"c"`
+	// RawCorrect is how many raw samples pass as they came, or -1.
+	RawCorrect int `json:"c_raw"`
 	// Candidates and Tests count the distinct programs and tests.
 	Candidates int `json:"candidates"`
 	Tests      int `json:"tests"`
-	// Baseline maps k to the unbiased pass@k of the raw samples.
+	// Baseline maps k to the unbiased pass@k of the raw samples as they came
+	// (what `ticoder check` reports), or of the extracted ones when the raw
+	// samples are not programs.
 	Baseline map[int]float64 `json:"baseline"`
+	// Extracted maps k to the unbiased pass@k of the samples after
+	// extraction (n raw samples, c = CorrectSamples).
+	Extracted map[int]float64 `json:"extracted"`
 	// Runs holds one entry per strategy combination.
 	Runs []Run `json:"runs"`
 }
@@ -128,14 +140,19 @@ type Asked struct {
 
 // Simulate runs every strategy combination of cfg on one problem.
 func Simulate(ctx context.Context, p Problem, cfg Config) (Result, error) {
-	res := Result{ID: p.ID, Samples: p.Samples, Candidates: len(p.Candidates), Tests: len(p.Tests), Baseline: map[int]float64{}}
+	res := Result{ID: p.ID, Samples: p.Samples, Candidates: len(p.Candidates), Tests: len(p.Tests),
+		RawCorrect: p.RawCorrect, Baseline: map[int]float64{}, Extracted: map[int]float64{}}
 	for i, c := range p.Candidates {
 		if p.Correct[i] {
 			res.CorrectSamples += c.Count
 		}
 	}
 	for _, k := range cfg.BaselineKs {
-		res.Baseline[k] = PassAtK(res.Samples, res.CorrectSamples, k)
+		res.Extracted[k] = PassAtK(res.Samples, res.CorrectSamples, k)
+		res.Baseline[k] = res.Extracted[k]
+		if p.RawCorrect >= 0 {
+			res.Baseline[k] = PassAtK(res.Samples, p.RawCorrect, k)
+		}
 	}
 	rankers := make([]rank.Ranker, len(cfg.Rankers))
 	for i, name := range cfg.Rankers {

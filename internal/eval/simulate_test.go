@@ -42,7 +42,7 @@ func cell(t *testing.T, s string) execute.Result {
 // sandbox's == in the precomputed table).
 func problem(t *testing.T, samples int, counts []int, correct []bool, ref string, rows ...string) Problem {
 	t.Helper()
-	p := Problem{ID: "P/1", Samples: samples, Correct: correct}
+	p := Problem{ID: "P/1", Samples: samples, Correct: correct, RawCorrect: -1}
 	refRow := []execute.Result{}
 	for _, c := range strings.Fields(ref) {
 		refRow = append(refRow, cell(t, c))
@@ -215,7 +215,7 @@ func TestSummarizeAndReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
-	if want := 1 + 2 + 8*2*6; len(lines) != want {
+	if want := 1 + 2 + 2 + 8*2*6; len(lines) != want { // header, baseline, extracted, rows
 		t.Errorf("csv has %d lines, want %d", len(lines), want)
 	}
 	if !strings.Contains(csv.String(), "passfail,discr,passing,false,1,1,0.500000,2") {

@@ -2,6 +2,7 @@ package rank
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -81,6 +82,8 @@ type Pool struct {
 	// ncode[t] bounds the part codes of test t; maxCode is the largest.
 	ncode   []int
 	maxCode int
+	// weight[c] is sqrt(Count(c)), the weight infogain gives candidate c.
+	weight []float64
 }
 
 // PoolInput is what a Pool is built from. Only Results is required.
@@ -174,6 +177,10 @@ func NewPool(in PoolInput) (*Pool, error) {
 		}
 		p.class[c] = id
 	}
+	p.weight = make([]float64, nc)
+	for c := range p.weight {
+		p.weight[c] = math.Sqrt(float64(p.Count(c)))
+	}
 	for t := range values {
 		p.ncode[t] = int(partValue) + len(values[t])
 		p.maxCode = max(p.maxCode, p.ncode[t])
@@ -255,6 +262,16 @@ func (p *Pool) part(mode Mode, c, t int) int32 {
 		return p.out[c][t]
 	}
 	return p.pf[c][t]
+}
+
+// Weight returns the total infogain weight, Σ sqrt(multiplicity), of the
+// candidates in set.
+func (p *Pool) Weight(set []int) float64 {
+	w := 0.0
+	for _, c := range set {
+		w += p.weight[c]
+	}
+	return w
 }
 
 // Mass returns the total multiplicity of the candidates in set.

@@ -40,7 +40,7 @@ type Scored struct {
 }
 
 // Scores returns the unasked tests that split the remaining candidates, best
-// first: by score descending, then by test index ascending. Tests that do not
+// first: by score (rounded to 1e-9) descending, then by test index ascending. Tests that do not
 // split are left out: they are never asked.
 func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
@@ -50,7 +50,7 @@ func Scores(sel Selector, q Query) []Scored {
 		if !s.Splits() {
 			continue
 		}
-		out = append(out, Scored{Test: t, Score: sel.Score(q, s)})
+		out = append(out, Scored{Test: t, Score: quantize(sel.Score(q, s))})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -60,6 +60,10 @@ func Scores(sel Selector, q Query) []Scored {
 	})
 	return out
 }
+
+// quantize rounds a score to 1e-9, so that scores equal but for
+// floating-point rounding tie (and the lowest test index wins).
+func quantize(x float64) float64 { return math.Round(x*1e9) / 1e9 }
 
 // Select returns the best test to ask next, or ok false when no unasked test
 // splits the remaining candidates.
@@ -131,19 +135,20 @@ func splitmix(x uint64) uint64 {
 }
 
 // InfoGain is the expected reduction of the entropy of the remaining
-// candidates' behaviour classes, weighted by multiplicity:
+// candidates' behaviour classes:
 //
 //	gain(t) = H(S) − Σ_a P(a)·H(S_a)
 //
-// where H(X) is the entropy (bits) of the classes of X with each class
-// weighted by the samples in it, a ranges over the parts of the split that the
-// answer actually induces in the mode (pass, fail, each returned value,
-// undefined), P(a) is the multiplicity-weighted mass of part a over the mass
-// of S (the chance that the intended function behaves like part a), and S_a is
-// what answer a keeps: the passing candidates for pass, the others for fail,
-// the part itself for a value, and all of S for undefined, so the chance of an
-// undefined answer (the mass of the candidates that raise, time out or crash
-// on the input) gains nothing.
+// Each candidate weighs w = sqrt(multiplicity): samples are evidence with
+// diminishing returns, as in CodeT's sqrt(samples) group score. H(X) is the
+// entropy (bits) of the classes of X, each class weighted by the sum of its
+// members' w; a ranges over the parts of the split that the answer actually
+// induces in the mode (pass, fail, each returned value, undefined); P(a) is
+// the weight of part a over the weight of S (the chance that the intended
+// function behaves like part a); S_a is what answer a keeps: the passing
+// candidates for pass, the others for fail, the part itself for a value, and
+// all of S for undefined, so the chance of an undefined answer (the weight of
+// the candidates that raise, time out or crash on the input) gains nothing.
 type InfoGain struct{}
 
 // Name returns "infogain".
@@ -152,7 +157,7 @@ func (InfoGain) Name() string { return "infogain" }
 // Score returns gain(t) in bits.
 func (InfoGain) Score(q Query, s *Split) float64 {
 	p := q.Pool
-	total := float64(p.Mass(s.alive))
+	total := p.Weight(s.alive)
 	if total == 0 {
 		return 0
 	}
@@ -162,7 +167,7 @@ func (InfoGain) Score(q Query, s *Split) float64 {
 	h := s.sc.h
 	after := 0.0
 	for i, k := range s.codes {
-		w := float64(s.massOf(i)) / total
+		w := p.Weight(s.parts[i]) / total
 		if k == partError {
 			after += w * h
 			continue

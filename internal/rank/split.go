@@ -30,8 +30,8 @@ type scratch struct {
 	members []int
 	codes   []int32
 	parts   [][]int
-	mass    []int // by class
-	touched []int // classes with nonzero mass
+	mass    []float64 // weight by class
+	touched []int     // classes with nonzero mass
 	split   Split
 	// h caches the entropy of the remaining candidates (hOK once set).
 	h   float64
@@ -39,7 +39,7 @@ type scratch struct {
 }
 
 func newScratch(p *Pool) *scratch {
-	return &scratch{count: make([]int, p.maxCode), mass: make([]int, p.nclass)}
+	return &scratch{count: make([]int, p.maxCode), mass: make([]float64, p.nclass)}
 }
 
 // NewSplit computes the split of the alive candidates by test t in mode.
@@ -150,32 +150,29 @@ func (s *Split) Counts() (pass, fail int) {
 	return pass, fail
 }
 
-// massOf returns the multiplicity-weighted mass of part i.
-func (s *Split) massOf(i int) int { return s.pool.Mass(s.parts[i]) }
-
 // keptEntropy returns the entropy of the behaviour classes of what an answer
 // from part i keeps.
 func (s *Split) keptEntropy(i int) float64 {
 	sc := s.sc
-	total := 0
+	total := 0.0
 	s.eachKept(i, func(c int) {
 		cl := s.pool.class[c]
 		if sc.mass[cl] == 0 {
 			sc.touched = append(sc.touched, cl)
 		}
-		w := s.pool.Count(c)
+		w := s.pool.weight[c]
 		sc.mass[cl] += w
 		total += w
 	})
 	return sc.drain(total)
 }
 
-// drain returns the entropy of the masses accumulated in sc and clears them.
-func (sc *scratch) drain(total int) float64 {
+// drain returns the entropy of the weights accumulated in sc and clears them.
+func (sc *scratch) drain(total float64) float64 {
 	h := 0.0
 	for _, cl := range sc.touched {
 		if total > 0 {
-			q := float64(sc.mass[cl]) / float64(total)
+			q := sc.mass[cl] / total
 			h -= q * math.Log2(q)
 		}
 		sc.mass[cl] = 0
@@ -185,16 +182,16 @@ func (sc *scratch) drain(total int) float64 {
 }
 
 // entropy returns the Shannon entropy, in bits, of the distribution of the
-// behaviour classes of set weighted by multiplicity.
+// behaviour classes of set, each candidate weighing sqrt(multiplicity).
 func (p *Pool) entropy(set []int, sc *scratch) float64 {
-	total := 0
+	total := 0.0
 	for _, c := range set {
 		cl := p.class[c]
 		if sc.mass[cl] == 0 {
 			sc.touched = append(sc.touched, cl)
 		}
-		sc.mass[cl] += p.Count(c)
-		total += p.Count(c)
+		sc.mass[cl] += p.weight[c]
+		total += p.weight[c]
 	}
 	return sc.drain(total)
 }
