@@ -18,6 +18,7 @@ import (
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
+	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/rank"
 )
 
@@ -84,7 +85,7 @@ so the strict runs are always reported beside them.`,
 	f.StringVar(&o.model, "model", "", "model: replay:DIR, openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, ... (required)")
 	f.StringSliceVar(&o.modes, "mode", []string{"passfail", "output"}, "answer modes: passfail, output")
 	f.StringSliceVar(&o.selectors, "select", []string{"discr", "random", "infogain"}, "test selection strategies: "+strings.Join(rank.Selectors(), ", "))
-	f.StringSliceVar(&o.rankers, "rank-codes", []string{"passing", "codet"}, "code ranking strategies: "+strings.Join(rank.Rankers(), ", "))
+	f.StringSliceVar(&o.rankers, "rank-codes", []string{"passing", "codet"}, "code ranking strategies: "+strings.Join(rank.Rankers(), ", ")+"; qe:ESTIMATOR ranks by a quality estimate, BASE+qe:ESTIMATOR breaks BASE's ties with it (estimators that need only the sandbox: agree, constant)")
 	f.IntVar(&o.maxQuestions, "max-questions", 5, "largest number of questions m")
 	f.StringSliceVar(&o.problems, "problems", nil, "only these task ids, comma-separated (e.g. HumanEval/0,HumanEval/5)")
 	f.BoolVar(&o.protect, "protect-correct", false, "also run with the official rule that never prunes a candidate passing the hidden tests")
@@ -191,7 +192,11 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		}
 	}
 	slog.Info("eval", "problems", len(problems), "resumed", len(problems)-len(todo), "config", hash)
-	w := evalWorker{prov: prov, eng: eng, gc: gc, o: o, cfg: cfg, lim: lim, hash: hash, build: eval.BuildHash()}
+	priors, err := evalPriors(ctx, cfg, eng)
+	if err != nil {
+		return err
+	}
+	w := evalWorker{prov: prov, eng: eng, gc: gc, o: o, cfg: cfg, lim: lim, hash: hash, build: eval.BuildHash(), priors: priors}
 	fresh, err := w.all(ctx, todo, app)
 	if err != nil {
 		return err
@@ -239,6 +244,35 @@ type evalWorker struct {
 	lim   eval.Limits
 	hash  string
 	build string
+	// priors are the quality estimators named by the ranking strategies.
+	priors map[string]qe.Estimator
+}
+
+// evalPriors builds the quality estimators that ranking strategies such as
+// "passing+qe:agree" name. Only estimators that need nothing but the
+// sandbox are available here; the others need `ticoder qe`'s pool and judge.
+func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]qe.Estimator, error) {
+	out := map[string]qe.Estimator{}
+	setup := &qe.Setup{Runner: eng.Pool}
+	for _, spec := range cfg.Rankers {
+		_, prior, _ := eval.ParseRanker(spec) // validated
+		if prior == "" || out[prior] != nil {
+			continue
+		}
+		name, _, err := qe.ParsePrior(prior)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		if qe.NeedsPool(name) || qe.NeedsJudge(name) {
+			return nil, usagef("--rank-codes %s: estimator %s needs a labelled pool or an LLM judge, which eval does not set up; use agree or constant", spec, name)
+		}
+		est, err := setup.New(ctx, name, 0, qe.FSPS)
+		if err != nil {
+			return nil, usageError{fmt.Errorf("--rank-codes %s: %w", spec, err)}
+		}
+		out[prior] = est
+	}
+	return out, nil
 }
 
 // all runs every problem, o.jobs at a time, appending each result as it
@@ -312,6 +346,18 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 	prob, err := eval.Prepare(ctx, w.eng.Pool, p, gen, w.lim)
 	if err != nil {
 		return eval.Result{}, err
+	}
+	if len(w.priors) > 0 {
+		programs := make([]string, len(gen.Candidates))
+		for i, c := range gen.Candidates {
+			programs[i] = c.Program
+		}
+		prob.Priors = map[string][]float64{}
+		for name, est := range w.priors {
+			if prob.Priors[name], err = qe.Prior(ctx, est, p, programs); err != nil {
+				return eval.Result{}, err
+			}
+		}
 	}
 	r, err := eval.Simulate(ctx, prob, w.cfg)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"path/filepath"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -21,7 +22,7 @@ func (s Summary) Plot(dir string) ([]string, error) {
 		for _, protect := range s.Config.Protect {
 			p := s.figure(rk, protect)
 			for _, ext := range []string{"png", "svg"} {
-				name := filepath.Join(dir, fmt.Sprintf("pass1_%s_%s.%s", rk, protectName(protect), ext))
+				name := filepath.Join(dir, fmt.Sprintf("pass1_%s_%s.%s", fileSafe.Replace(rk), protectName(protect), ext))
 				if err := p.Save(7*vg.Inch, 4.5*vg.Inch, name); err != nil {
 					return files, fmt.Errorf("save plot %s: %w", name, err)
 				}
@@ -80,6 +81,9 @@ func (s Summary) figure(rk string, protect bool) *plot.Plot {
 	p.Y.Max = 100
 	return p
 }
+
+// fileSafe makes a ranker spec usable in a file name.
+var fileSafe = strings.NewReplacer(":", "-", "+", "_", "/", "-", " ", "")
 
 func ticks(n int) []plot.Tick {
 	out := make([]plot.Tick, n+1)

@@ -2,7 +2,6 @@ package eval
 
 import (
 	"context"
-	"errors"
 	"os"
 	"testing"
 	"time"
@@ -36,14 +35,7 @@ func TestPrepareHumanEval0(t *testing.T) {
 	if !ok {
 		t.Fatal("no HumanEval/0")
 	}
-	pool, err := execute.NewPool(ctx, execute.Options{Workers: 2})
-	if errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox on this machine: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := testutil.Pool(t)
 	body := func(b string) string { return p.Prompt + b }
 	g := Generated{
 		Samples: 7,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"strings"
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
@@ -34,8 +35,12 @@ type Problem struct {
 	User *oracle.User
 	// Comparer decides `output` answers (Output mode).
 	Comparer session.Comparer
-	// Prior optionally scores candidates (see rank.PoolInput.Prior).
+	// Prior optionally scores candidates for every ranker (see
+	// rank.PoolInput.Prior).
 	Prior []float64
+	// Priors holds named prior scores (e.g. "qe:agree") for the rankers that
+	// ask for one (see Config.Rankers).
+	Priors map[string][]float64
 	// RawCorrect is how many raw samples, run as they came (as `ticoder
 	// check` runs them), pass the hidden tests; -1 when the raw samples are
 	// not complete programs (chat models).
@@ -48,7 +53,10 @@ type Config struct {
 	Modes []rank.Mode `json:"modes"`
 	// Selectors name test selection strategies (rank.ParseSelector).
 	Selectors []string `json:"select"`
-	// Rankers name code ranking strategies (rank.ParseRanker).
+	// Rankers name code ranking strategies: a rank.ParseRanker name
+	// (passing, codet, prior), "qe:NAME" (by the prior named qe:NAME alone),
+	// or "BASE+qe:NAME" (BASE with ties broken by that prior). Named priors
+	// come from Problem.Priors.
 	Rankers []string `json:"rank"`
 	// Protect lists the settings of the protect-correct rule to run: false
 	// (strict), true, or both.
@@ -81,11 +89,34 @@ func (c Config) Validate() error {
 		}
 	}
 	for _, r := range c.Rankers {
-		if _, err := rank.ParseRanker(r); err != nil {
+		if _, _, err := ParseRanker(r); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// PriorPrefix starts the name of a prior in a ranker spec.
+const PriorPrefix = "qe:"
+
+// ParseRanker splits a ranker spec (see Config.Rankers) into its code
+// ranker and the name of its prior ("" for none).
+func ParseRanker(spec string) (rank.Ranker, string, error) {
+	spec = strings.TrimSpace(spec)
+	base, prior := spec, ""
+	if b, p, ok := strings.Cut(spec, "+"); ok {
+		base, prior = b, p
+	} else if strings.HasPrefix(spec, PriorPrefix) {
+		base, prior = "prior", spec
+	}
+	if prior != "" && (!strings.HasPrefix(prior, PriorPrefix) || len(prior) == len(PriorPrefix)) {
+		return nil, "", fmt.Errorf("ranking strategy %q: a prior is named %sESTIMATOR, e.g. passing+qe:agree", spec, PriorPrefix)
+	}
+	r, err := rank.ParseRanker(base)
+	if err != nil {
+		return nil, "", fmt.Errorf("ranking strategy %q: %w", spec, err)
+	}
+	return r, prior, nil
 }
 
 // Result is what one problem contributes to a benchmark: a JSONL line.
@@ -154,13 +185,22 @@ func Simulate(ctx context.Context, p Problem, cfg Config) (Result, error) {
 			res.Baseline[k] = PassAtK(res.Samples, p.RawCorrect, k)
 		}
 	}
-	rankers := make([]rank.Ranker, len(cfg.Rankers))
-	for i, name := range cfg.Rankers {
-		r, err := rank.ParseRanker(name)
+	rankers := make([]ranker, len(cfg.Rankers))
+	for i, spec := range cfg.Rankers {
+		r, prior, err := ParseRanker(spec)
 		if err != nil {
 			return Result{}, err
 		}
-		rankers[i] = r
+		rankers[i] = ranker{name: spec, r: r}
+		if prior != "" {
+			scores, ok := p.Priors[prior]
+			if !ok {
+				return Result{}, fmt.Errorf("%s: no %s scores for ranking strategy %s", p.ID, prior, spec)
+			}
+			if rankers[i].pool, err = priorPool(p, scores); err != nil {
+				return Result{}, fmt.Errorf("%s: %w", p.ID, err)
+			}
+		}
 	}
 	for _, mode := range cfg.Modes {
 		for _, sel := range cfg.Selectors {
@@ -176,12 +216,31 @@ func Simulate(ctx context.Context, p Problem, cfg Config) (Result, error) {
 	return res, nil
 }
 
+// ranker is a code ranker with the pool it ranks in (nil: the session's).
+type ranker struct {
+	name string
+	r    rank.Ranker
+	pool *rank.Pool
+}
+
+// priorPool is the problem's pool with other prior scores.
+func priorPool(p Problem, prior []float64) (*rank.Pool, error) {
+	in := rank.PoolInput{Results: p.Results, Counts: make([]int, len(p.Candidates)), First: make([]int, len(p.Candidates)), Prior: prior}
+	for i, c := range p.Candidates {
+		in.Counts[i], in.First[i] = max(c.Count, 1), c.First
+	}
+	if len(p.Candidates) == 0 {
+		in.Prior = nil
+	}
+	return rank.NewPool(in)
+}
+
 // simulateOne runs one session (mode, selector, protect) and scores it with
 // every ranker at every m: selection does not depend on the ranker.
-func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel string, protect bool, rankers []rank.Ranker) ([]Run, error) {
+func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel string, protect bool, rankers []ranker) ([]Run, error) {
 	spec := session.Spec{
 		Task: p.Task, Candidates: p.Candidates, Tests: p.Tests, Results: p.Results,
-		Mode: mode, Select: sel, Rank: cfg.Rankers[0], MaxQuestions: cfg.MaxQuestions,
+		Mode: mode, Select: sel, Rank: rankers[0].r.Name(), MaxQuestions: cfg.MaxQuestions,
 		Seed: problemSeed(cfg.Seed, p.ID), Prior: p.Prior, Correct: p.Correct, ProtectCorrect: protect,
 	}
 	s, err := session.New(spec, p.Comparer)
@@ -192,7 +251,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel
 	user.Key, user.Options.Noise, user.Options.Seed = p.ID, cfg.Noise, cfg.Seed
 	runs := make([]Run, len(rankers))
 	for i, r := range rankers {
-		runs[i] = Run{Mode: mode, Select: sel, Rank: r.Name(), Protect: protect, PassAt: map[int][]float64{}}
+		runs[i] = Run{Mode: mode, Select: sel, Rank: r.name, Protect: protect, PassAt: map[int][]float64{}}
 	}
 	var asked []Asked
 	stop := ""
@@ -210,7 +269,11 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel
 			}
 		}
 		for i, r := range rankers {
-			ranking := rank.Rank(r, s.Pool(), s.Alive(), s.Unasked())
+			pool := r.pool
+			if pool == nil {
+				pool = s.Pool()
+			}
+			ranking := rank.Rank(r.r, pool, s.Alive(), s.Unasked())
 			for _, k := range cfg.Ks {
 				runs[i].PassAt[k] = append(runs[i].PassAt[k], TopK(ranking, s.Pool().Count, func(c int) bool { return p.Correct[c] }, k))
 			}

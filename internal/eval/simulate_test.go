@@ -280,3 +280,54 @@ func TestResultsResume(t *testing.T) {
 }
 
 var _ session.Comparer = (*oracle.Table)(nil)
+
+func TestPriorRankers(t *testing.T) {
+	// Candidates 0 and 1 tie on passing (both pass test 0); the prior
+	// prefers 1, the correct one; alone it also puts 1 first.
+	p := problem(t, 4, []int{3, 1, 2}, []bool{false, true, false}, "P=0 F=1", "P=0 P=1", "P=0 P=1", "F=2 F=3")
+	p.Priors = map[string][]float64{"qe:x": {0.1, 0.9, 0.5}}
+	cfg := config(rank.PassFail)
+	cfg.Rankers = []string{"passing", "passing+qe:x", "qe:x"}
+	cfg.MaxQuestions = 0
+	res, err := Simulate(context.Background(), p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, r := range res.Runs {
+		got[r.Rank] = r.PassAt[1][0]
+	}
+	// passing alone: 0 and 1 tie (2 tests each), weighted pick 1/(3+1).
+	want := map[string]float64{"passing": 0.25, "passing+qe:x": 1, "qe:x": 1}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("pass@1@0 by ranker (-want +got):\n%s", diff)
+	}
+	p.Priors = nil
+	if _, err := Simulate(context.Background(), p, cfg); err == nil {
+		t.Error("Simulate ran a prior ranker without its scores")
+	}
+}
+
+func TestParseRanker(t *testing.T) {
+	tests := []struct {
+		spec, base, prior string
+		ok                bool
+	}{
+		{"passing", "passing", "", true},
+		{"codet+qe:agree", "codet", "qe:agree", true},
+		{"qe:knn", "prior", "qe:knn", true},
+		{"passing+agree", "", "", false},
+		{"qe:", "", "", false},
+		{"best", "", "", false},
+	}
+	for _, tc := range tests {
+		r, prior, err := ParseRanker(tc.spec)
+		if (err == nil) != tc.ok {
+			t.Errorf("ParseRanker(%q): err %v", tc.spec, err)
+			continue
+		}
+		if tc.ok && (r.Name() != tc.base || prior != tc.prior) {
+			t.Errorf("ParseRanker(%q) = %s, %q", tc.spec, r.Name(), prior)
+		}
+	}
+}

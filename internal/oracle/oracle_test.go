@@ -2,7 +2,6 @@ package oracle
 
 import (
 	"context"
-	"errors"
 	"os"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/session"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -107,14 +107,7 @@ func TestNoise(t *testing.T) {
 // that `output` answers compare with Python's ==.
 func TestTableInSandbox(t *testing.T) {
 	ctx := context.Background()
-	pool, err := execute.NewPool(ctx, execute.Options{Workers: 2})
-	if errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox on this machine: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := testutil.Pool(t)
 	ref := "def f(x):\n    return [x / 2]\n"
 	programs := []string{
 		"def f(x):\n    return [x // 2]\n", // [1] == [1.0]

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -20,14 +21,7 @@ func TestMain(m *testing.M) {
 
 func TestRunnerComparer(t *testing.T) {
 	ctx := context.Background()
-	pool, err := execute.NewPool(ctx, execute.Options{Workers: 2})
-	if errors.Is(err, sandbox.ErrUnavailable) {
-		t.Skipf("no sandbox on this machine: %v", err)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
+	pool := testutil.Pool(t)
 	rc := RunnerComparer{Runner: pool, Timeout: 3 * time.Second}
 	programs := []string{
 		"def f(x):\n    return [x, x]\n",
