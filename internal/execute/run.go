@@ -140,13 +140,10 @@ func (p *Pool) plan(st *runState, missing [][]int) []task {
 	var tasks []task
 	for _, k := range order {
 		g := groups[k]
-		size := len(g.programs) / (p.opts.Workers * 4)
-		if size < 1 {
-			size = 1
-		}
-		if size > 64 {
-			size = 64
-		}
+		// Small tasks keep the workers evenly busy to the end: a task holding
+		// several programs that time out would otherwise run long after the
+		// other workers have finished. A task costs one request frame.
+		size := min(max(len(g.programs)/(p.opts.Workers*16), 1), 16)
 		for i := 0; i < len(g.programs); i += size {
 			end := min(i+size, len(g.programs))
 			tasks = append(tasks, task{programs: g.programs[i:end], tests: g.tests})
