@@ -399,7 +399,7 @@ func rawPrograms(p dataset.Problem, row genRow) []string {
 // and prints the Markdown on stdout.
 func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, results []eval.Result, took time.Duration) error {
 	sum := eval.Summarize(results, settings.Config)
-	sum.Title = fmt.Sprintf("TiCoder on %s with %s", dsName, o.model)
+	sum.Title = fmt.Sprintf("TiCoder on %s with %s", dsName, shortModel(o.model))
 	sum.Notes = []string{
 		fmt.Sprintf("settings hash %s; %d code and %d test samples per problem; limits %s", settings.Hash(), o.codes, o.tests, settings.Extra["limits"]),
 		fmt.Sprintf("protect-correct: %s", map[bool]string{false: "off (strict only)", true: "strict and protect-correct runs both shown"}[o.protect]),
@@ -425,6 +425,14 @@ func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, res
 		fmt.Fprintf(o.stdout, "\nresults in %s\n", o.out)
 	}
 	return nil
+}
+
+// shortModel shortens a replay:DIR model name to replay:BASE for titles.
+func shortModel(model string) string {
+	if dir, ok := strings.CutPrefix(model, "replay:"); ok {
+		return "replay:" + filepath.Base(filepath.Clean(dir))
+	}
+	return model
 }
 
 // writeJSON writes v as indented JSON.

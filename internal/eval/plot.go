@@ -35,7 +35,7 @@ func (s Summary) Plot(dir string) ([]string, error) {
 
 func (s Summary) figure(rk string, protect bool) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("%s — ranking %s, %s", s.Title, rk, protectName(protect))
+	p.Title.Text = fmt.Sprintf("%s\npass@1@m, code ranking %s, %s", s.Title, rk, protectName(protect))
 	p.X.Label.Text = "questions answered (m)"
 	p.Y.Label.Text = "pass@1@m (%)"
 	p.Legend.Top = true
