@@ -119,4 +119,13 @@ func TestPrepareHumanEval0(t *testing.T) {
 	if res.RawCorrect != 2 || !near(res.Baseline[1], 2.0/7) {
 		t.Errorf("raw baseline: c=%d pass@1=%v", res.RawCorrect, res.Baseline[1])
 	}
+
+	// Nothing extracted: still a problem, with nothing to run.
+	empty, err := Prepare(ctx, pool, p, Generated{Samples: 3}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(empty.Results) != 0 || empty.RawCorrect != -1 || empty.User == nil {
+		t.Errorf("empty problem: %d rows, raw %d", len(empty.Results), empty.RawCorrect)
+	}
 }

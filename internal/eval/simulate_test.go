@@ -331,3 +331,20 @@ func TestParseRanker(t *testing.T) {
 		}
 	}
 }
+
+func TestSimulateNothingToRank(t *testing.T) {
+	// No candidate extracted and no test: every m scores 0, nothing is asked.
+	p := problem(t, 5, nil, nil, "")
+	res, err := Simulate(context.Background(), p, config(rank.PassFail, rank.Output))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range res.Runs {
+		if diff := cmp.Diff([]float64{0, 0, 0, 0, 0, 0}, run.PassAt[1]); diff != "" {
+			t.Errorf("%s pass@1@m (-want +got):\n%s", run.Mode, diff)
+		}
+		if len(run.Asked) != 0 || run.Stop != "one-class" {
+			t.Errorf("%s: asked %v, stop %q", run.Mode, run.Asked, run.Stop)
+		}
+	}
+}
