@@ -85,7 +85,7 @@ so the strict runs are always reported beside them.`,
 	f.StringVar(&o.model, "model", "", "model: replay:DIR, openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, ... (required)")
 	f.StringSliceVar(&o.modes, "mode", []string{"passfail", "output"}, "answer modes: passfail, output")
 	f.StringSliceVar(&o.selectors, "select", []string{"discr", "random", "infogain"}, "test selection strategies: "+strings.Join(rank.Selectors(), ", "))
-	f.StringSliceVar(&o.rankers, "rank-codes", []string{"passing", "codet"}, "code ranking strategies: "+strings.Join(rank.Rankers(), ", ")+"; qe:ESTIMATOR ranks by a quality estimate, BASE+qe:ESTIMATOR breaks BASE's ties with it (estimators that need only the sandbox: agree, constant)")
+	f.StringSliceVar(&o.rankers, "rank-codes", []string{"passing", "codet"}, "code ranking strategies: "+strings.Join(rank.Rankers(), ", ")+"; qe:ESTIMATOR ranks by a quality estimate, BASE+qe:ESTIMATOR breaks BASE's ties with it (estimators available here: agree, els, tls, constant)")
 	f.IntVar(&o.maxQuestions, "max-questions", 5, "largest number of questions m")
 	f.StringSliceVar(&o.problems, "problems", nil, "only these task ids, comma-separated (e.g. HumanEval/0,HumanEval/5)")
 	f.BoolVar(&o.protect, "protect-correct", false, "also run with the official rule that never prunes a candidate passing the hidden tests")
@@ -249,11 +249,13 @@ type evalWorker struct {
 }
 
 // evalPriors builds the quality estimators that ranking strategies such as
-// "passing+qe:agree" name. Only estimators that need nothing but the
-// sandbox are available here; the others need `ticoder qe`'s pool and judge.
+// "passing+qe:agree" name. Estimators that need only the sandbox (agree) or
+// the built-in lexical embedder (els, tls) are available here; knn, combo,
+// icl and zs need `ticoder qe`'s labelled pool or an LLM judge.
 func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]qe.Estimator, error) {
 	out := map[string]qe.Estimator{}
-	setup := &qe.Setup{Runner: eng.Pool}
+	lex := qe.FitLexical(nil, nil, qe.DefaultLexicalOptions())
+	setup := &qe.Setup{Runner: eng.Pool, Lexical: lex, Embedder: lex}
 	for _, spec := range cfg.Rankers {
 		_, prior, _ := eval.ParseRanker(spec) // validated
 		if prior == "" || out[prior] != nil {
@@ -264,7 +266,7 @@ func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]q
 			return nil, usageError{err}
 		}
 		if qe.NeedsPool(name) || qe.NeedsJudge(name) {
-			return nil, usagef("--rank-codes %s: estimator %s needs a labelled pool or an LLM judge, which eval does not set up; use agree or constant", spec, name)
+			return nil, usagef("--rank-codes %s: estimator %s needs a labelled pool or an LLM judge, which eval does not set up; use agree, els, tls or constant", spec, name)
 		}
 		est, err := setup.New(ctx, name, 0, qe.FSPS)
 		if err != nil {
