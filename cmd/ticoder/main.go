@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -23,6 +24,8 @@ type globalOptions struct {
 	cachePath string
 	verbose   bool
 	unsafe    bool
+	// cpuProfile, if set, receives a Go CPU profile of the run.
+	cpuProfile string
 }
 
 func main() {
@@ -50,18 +53,35 @@ tests you approved. It also benchmarks that loop with a simulated user, checks
 pass@k of sample files, and estimates code quality without tests.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, args []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			level := slog.LevelWarn
 			if g.verbose {
 				level = slog.LevelDebug
 			}
 			slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+			if g.cpuProfile != "" {
+				f, err := os.Create(g.cpuProfile)
+				if err != nil {
+					return fmt.Errorf("cpu profile: %w", err)
+				}
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return fmt.Errorf("cpu profile: %w", err)
+				}
+			}
+			return nil
+		},
+		PersistentPostRun: func(cmd *cobra.Command, args []string) {
+			if g.cpuProfile != "" {
+				pprof.StopCPUProfile()
+			}
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.dataDir, "data-dir", "", "directory holding the datasets (default $TICODER_DATA, else ./data)")
 	pf.StringVar(&g.cachePath, "cache", "", "SQLite file for the response and execution caches (default $TICODER_CACHE, else ~/.cache/ticoder/cache.db)")
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log more detail on stderr")
+	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a Go CPU profile to this file")
+	_ = pf.MarkHidden("cpuprofile")
 	pf.BoolVar(&g.unsafe, "unsafe-no-sandbox", false, "run untrusted code WITHOUT namespace isolation (only rlimits); for machines without user namespaces")
 
 	root.AddCommand(
