@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -139,39 +137,10 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if err != nil {
 		return err
 	}
-	if err := writeResults(outPath, sum.Results); err != nil {
+	if err := writeJSONLAtomic(outPath, sum.Results); err != nil {
 		return err
 	}
 	return printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json)
-}
-
-// writeResults writes per-sample results as JSONL, atomically.
-func writeResults(path string, results []check.Result) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".ticoder-results-*")
-	if err != nil {
-		return fmt.Errorf("write results: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range results {
-		if err := enc.Encode(r); err != nil {
-			tmp.Close()
-			return fmt.Errorf("write results: %w", err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write results %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write results %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write results %s: %w", path, err)
-	}
-	return nil
 }
 
 func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Duration, outPath string, asJSON bool) error {

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -333,47 +329,6 @@ func testOptions(gen *llm.Generation) extract.TestOptions {
 			c.FinishReason == "" && gen.Continues != "" && !strings.HasSuffix(c.Text, "\n")
 	}
 	return o
-}
-
-// writeJSONLAtomic writes one JSON line per row to path through a temporary
-// file in the same directory that is renamed into place, so that an error
-// never leaves a partial file.
-func writeJSONLAtomic[T any](path string, rows []T) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w (does the directory exist and is it writable?)", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for _, r := range rows {
-		if err := enc.Encode(r); err != nil {
-			return fmt.Errorf("write %s: %w", path, err)
-		}
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }
 
 // genSummary describes a finished run in one line.

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// writeFileAtomic writes a file (mode 0644) through a temporary file in the
+// same directory that is synced and renamed into place, so that an error or
+// a crash never leaves a partial file behind.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w (does the directory exist and is it writable?)", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	if err := write(w); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	for _, step := range []func() error{w.Flush, func() error { return tmp.Chmod(0o644) }, tmp.Sync, tmp.Close} {
+		if err := step(); err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeJSONLAtomic writes one JSON line per row to path, atomically.
+func writeJSONLAtomic[T any](path string, rows []T) error {
+	return writeFileAtomic(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
