@@ -146,7 +146,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	problems, err := evalProblems(ds, o.problems)
+	problems, err := selectProblems(ds, o.problems)
 	if err != nil {
 		return err
 	}
@@ -211,28 +211,6 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	return writeEvalReports(o, ds.Name, settings, results, time.Since(start))
 }
 
-// evalProblems returns the problems named by ids (all when ids is empty),
-// in dataset order.
-func evalProblems(ds *dataset.Dataset, ids []string) ([]dataset.Problem, error) {
-	if len(ids) == 0 {
-		return ds.Problems, nil
-	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		p, ok := ds.Get(strings.TrimSpace(id))
-		if !ok {
-			return nil, usagef("eval: %s has no problem %q: use task ids such as %s", ds.Name, id, ds.Problems[0].ID)
-		}
-		want[p.ID] = true
-	}
-	var out []dataset.Problem
-	for _, p := range ds.Problems {
-		if want[p.ID] {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
 
 // evalWorker prepares and simulates problems.
 type evalWorker struct {

@@ -177,26 +177,13 @@ func runGen(ctx context.Context, g *globalOptions, o genOptions) error {
 }
 
 // selectProblems returns the problems named by ids (all when ids is empty),
-// in dataset order.
+// in dataset order; an unknown id is a usage error.
 func selectProblems(ds *dataset.Dataset, ids []string) ([]dataset.Problem, error) {
-	if len(ids) == 0 {
-		return ds.Problems, nil
+	ps, err := ds.Select(ids)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--problems: %w", err)}
 	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		p, ok := ds.Get(strings.TrimSpace(id))
-		if !ok {
-			return nil, usagef("gen: %s has no problem %q: use task ids such as %s", ds.Name, id, ds.Problems[0].ID)
-		}
-		want[p.ID] = true
-	}
-	var out []dataset.Problem
-	for _, p := range ds.Problems {
-		if want[p.ID] {
-			out = append(out, p)
-		}
-	}
-	return out, nil
+	return ps, nil
 }
 
 // genAll runs genProblem on every problem, o.jobs at a time, and returns the

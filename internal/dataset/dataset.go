@@ -172,3 +172,31 @@ func baseName(path string) string {
 	}
 	return base
 }
+
+// Select returns the problems named by ids (all of them when ids is empty),
+// in dataset order. Ids are looked up as Get does; an unknown id is an error
+// that names it and shows what an id looks like.
+func (d *Dataset) Select(ids []string) ([]Problem, error) {
+	if len(ids) == 0 {
+		return d.Problems, nil
+	}
+	want := map[string]bool{}
+	for _, id := range ids {
+		p, ok := d.Get(strings.TrimSpace(id))
+		if !ok {
+			example := ""
+			if len(d.Problems) > 0 {
+				example = fmt.Sprintf(": use task ids such as %s", d.Problems[0].ID)
+			}
+			return nil, fmt.Errorf("%s has no problem %q%s", d.Name, id, example)
+		}
+		want[p.ID] = true
+	}
+	var out []Problem
+	for _, p := range d.Problems {
+		if want[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

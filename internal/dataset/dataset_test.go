@@ -241,3 +241,35 @@ func TestDataDir(t *testing.T) {
 		})
 	}
 }
+
+func TestSelect(t *testing.T) {
+	ds, err := New("toy", []Problem{{ID: "T/1"}, {ID: "T/2"}, {ID: "T/3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		ids     []string
+		want    []string
+		wantErr string
+	}{
+		{nil, []string{"T/1", "T/2", "T/3"}, ""},
+		{[]string{"T/3", " T/1"}, []string{"T/1", "T/3"}, ""}, // dataset order
+		{[]string{"T/9"}, nil, `toy has no problem "T/9": use task ids such as T/1`},
+	}
+	for _, c := range cases {
+		got, err := ds.Select(c.ids)
+		if c.wantErr != "" {
+			if err == nil || err.Error() != c.wantErr {
+				t.Errorf("Select(%v) error = %v, want %q", c.ids, err, c.wantErr)
+			}
+			continue
+		}
+		var ids []string
+		for _, p := range got {
+			ids = append(ids, p.ID)
+		}
+		if diff := cmp.Diff(c.want, ids); diff != "" {
+			t.Errorf("Select(%v) (-want +got):\n%s", c.ids, diff)
+		}
+	}
+}
