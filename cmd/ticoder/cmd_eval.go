@@ -211,7 +211,6 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	return writeEvalReports(o, ds.Name, settings, results, time.Since(start))
 }
 
-
 // evalWorker prepares and simulates problems.
 type evalWorker struct {
 	prov  llm.Provider
