@@ -160,6 +160,7 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 				fmt.Fprintf(out, "! %v\n", err)
 				continue
 			}
+			fmt.Fprintf(out, "Undone. %s\n", countsLine(c.State("")))
 			return Result{}, true, nil
 		}
 		n, err := strconv.Atoi(line)

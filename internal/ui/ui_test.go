@@ -175,7 +175,7 @@ func TestPlainConversation(t *testing.T) {
 			send("u")
 			chunk = readUntil("\n> ")
 			if !strings.Contains(chunk, "Undone.") || !strings.Contains(chunk, prompt) {
-				t.Errorf("after undo: %q", chunk)
+				t.Errorf("after undo: %q\n%s", chunk, transcript.String())
 			}
 			continue // the same question is asked again
 		}
