@@ -246,6 +246,19 @@ func (r record) id() (string, error) {
 	if !ok {
 		return "", errors.New(`missing field "task_id"`)
 	}
+	id, err := DecodeTaskID(raw)
+	if err != nil {
+		return "", fmt.Errorf("%w, got %s", err, describeJSON(raw))
+	}
+	return id, nil
+}
+
+// DecodeTaskID decodes a task_id given as a JSON string or integer (MBPP and
+// the CQE files use integers).
+func DecodeTaskID(raw json.RawMessage) (string, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", errors.New(`missing field "task_id"`)
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err == nil {
 		if s == "" {
@@ -259,7 +272,7 @@ func (r record) id() (string, error) {
 			return n.String(), nil
 		}
 	}
-	return "", fmt.Errorf(`field "task_id": want a string or an integer, got %s`, describeJSON(raw))
+	return "", errors.New(`field "task_id": want a string or an integer`)
 }
 
 // describeJSON names the kind of a JSON value for error messages.

@@ -7,7 +7,8 @@ import (
 	"fmt"
 	"io"
 	"regexp"
-	"strconv"
+
+	"github.com/ticoder/ticoder/internal/dataset"
 )
 
 // Format is the layout of one line of a sample file.
@@ -111,20 +112,7 @@ func taskID(raw json.RawMessage) (string, error) {
 	if isNull(raw) {
 		return "", errors.New(`missing field "task_id"`)
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		if s == "" {
-			return "", errors.New(`field "task_id" is empty`)
-		}
-		return s, nil
-	}
-	var n json.Number
-	if err := json.Unmarshal(raw, &n); err == nil {
-		if _, err := strconv.ParseInt(n.String(), 10, 64); err == nil {
-			return n.String(), nil
-		}
-	}
-	return "", errors.New(`field "task_id": want a string or an integer`)
+	return dataset.DecodeTaskID(raw)
 }
 
 // isNull reports whether a raw field is absent or JSON null.
