@@ -1,5 +1,3 @@
-// Package passk computes the unbiased pass@k estimator of Chen et al. (2021),
-// "Evaluating Large Language Models Trained on Code".
 package passk
 
 // Estimate returns the unbiased estimate of pass@k for one problem with n

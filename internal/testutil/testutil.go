@@ -1,4 +1,3 @@
-// Package testutil holds helpers shared by ticoder's tests.
 package testutil
 
 import (

@@ -1,0 +1,2 @@
+// Package testutil holds helpers shared by ticoder's tests.
+package testutil
