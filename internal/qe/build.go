@@ -3,6 +3,7 @@ package qe
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -159,8 +160,10 @@ func ParseAlpha(s string) (Alpha, error) {
 	case "s", "fs-s":
 		return FSS, nil
 	}
-	var a float64
-	if _, err := fmt.Sscanf(strings.TrimSpace(s), "%g", &a); err != nil || a < 0 || a > 1 {
+	// ParseFloat, not Sscanf: Sscanf accepts "NaN" (which passes the range
+	// check and makes every σ NaN) and ignores trailing garbage ("0.5x").
+	a, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(a >= 0 && a <= 1) {
 		return 0, fmt.Errorf("α %q: want a number in [0, 1] or p, ps, s", s)
 	}
 	return Alpha(a), nil
