@@ -284,7 +284,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if err != nil {
 		return err
 	}
-	if o.devFrac < 0 || o.devFrac >= 1 {
+	if !(o.devFrac >= 0 && o.devFrac < 1) { // also rejects NaN, which made SplitDev panic
 		return usagef("--dev-frac %v: want a share in [0, 1)", o.devFrac)
 	}
 	if o.train == "" && anyNeeds(o.estimators, qe.NeedsPool) {

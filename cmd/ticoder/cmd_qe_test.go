@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,8 @@ func TestQEEvalUsageErrors(t *testing.T) {
 		{"icl without model", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"zs"}, ks: []string{"2"}, alphas: []string{"ps"}, embedder: "lexical", weighting: "bm25"}, test: cqeFile(t, "heval-codestral-22b.jsonl")}, "--model"},
 		{"bad k", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"0"}, alphas: []string{"ps"}}, test: "x"}, "--k"},
 		{"bad alpha", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"1"}, alphas: []string{"2"}}, test: "x"}, "--alpha"},
+		{"dev-frac NaN", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"1"}, alphas: []string{"ps"}}, test: "x", devFrac: math.NaN()}, "--dev-frac"},
+		{"dev-frac 1", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"1"}, alphas: []string{"ps"}}, test: "x", devFrac: 1}, "--dev-frac"},
 		{"unknown estimator", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"magic"}, ks: []string{"1"}, alphas: []string{"ps"}}, test: "x"}, "known are"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
