@@ -93,7 +93,53 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
+	// A strategy listed twice would run twice, and Summarize would add both
+	// runs into one row, doubling its means.
+	lists := []struct {
+		what  string
+		names []string
+	}{
+		{"answer mode", modeNames(c.Modes)},
+		{"selection strategy", c.Selectors},
+		{"ranking strategy", c.Rankers},
+		{"protect-correct setting", protectNames(c.Protect)},
+	}
+	for _, l := range lists {
+		if d, ok := duplicate(l.names); ok {
+			return fmt.Errorf("%s %q is listed twice; list each once", l.what, d)
+		}
+	}
 	return nil
+}
+
+func modeNames(modes []rank.Mode) []string {
+	out := make([]string, len(modes))
+	for i, m := range modes {
+		out[i] = m.String()
+	}
+	return out
+}
+
+func protectNames(protect []bool) []string {
+	out := make([]string, len(protect))
+	for i, p := range protect {
+		out[i] = protectName(p)
+	}
+	return out
+}
+
+// duplicate returns the first name that occurs twice, ignoring case and
+// surrounding space as the strategy parsers do.
+func duplicate(names []string) (string, bool) {
+	seen := map[string]bool{}
+	for _, n := range names {
+		k := strings.ToLower(strings.TrimSpace(n))
+		if seen[k] {
+			return n, true
+		}
+		seen[k] = true
+	}
+	return "", false
 }
 
 // PriorPrefix starts the name of a prior in a ranker spec.

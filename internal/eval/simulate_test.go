@@ -348,3 +348,32 @@ func TestSimulateNothingToRank(t *testing.T) {
 		}
 	}
 }
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(c *Config)
+		ok   bool
+	}{
+		{"valid", func(c *Config) {}, true},
+		{"both modes and protect settings", func(c *Config) { c.Modes = []rank.Mode{rank.PassFail, rank.Output}; c.Protect = []bool{false, true} }, true},
+		{"no selector", func(c *Config) { c.Selectors = nil }, false},
+		{"unknown selector", func(c *Config) { c.Selectors = []string{"best"} }, false},
+		{"negative max questions", func(c *Config) { c.MaxQuestions = -1 }, false},
+		{"noise above 1", func(c *Config) { c.Noise = 1.5 }, false},
+		// Duplicates would run twice and double the summary's means.
+		{"selector twice", func(c *Config) { c.Selectors = []string{"discr", " Discr"} }, false},
+		{"ranker twice", func(c *Config) { c.Rankers = []string{"passing", "codet", "passing"} }, false},
+		{"mode twice", func(c *Config) { c.Modes = []rank.Mode{rank.Output, rank.Output} }, false},
+		{"protect setting twice", func(c *Config) { c.Protect = []bool{false, false} }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := config(rank.PassFail)
+			tc.edit(&c)
+			if err := c.Validate(); (err == nil) != tc.ok {
+				t.Errorf("Validate() = %v, want ok %v", err, tc.ok)
+			}
+		})
+	}
+}
