@@ -100,8 +100,16 @@ func (a *Appender) Append(r Result) error {
 	if _, err := a.f.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("append result %s: %w", r.ID, err)
 	}
-	return a.f.Sync()
+	if err := a.f.Sync(); err != nil {
+		return fmt.Errorf("sync results after %s: %w", r.ID, err)
+	}
+	return nil
 }
 
 // Close closes the file.
-func (a *Appender) Close() error { return a.f.Close() }
+func (a *Appender) Close() error {
+	if err := a.f.Close(); err != nil {
+		return fmt.Errorf("close results: %w", err)
+	}
+	return nil
+}
