@@ -205,7 +205,8 @@ type Run struct {
 	Remaining []int `json:"remaining"`
 	// Asked lists the questions and answers in order.
 	Asked []Asked `json:"asked"`
-	// Stop says why the session ended before MaxQuestions, if it did.
+	// Stop says why the session stopped asking (a session.Stop name:
+	// max-questions, one-class or no-split); empty if it could still ask.
 	Stop string `json:"stop"`
 }
 
