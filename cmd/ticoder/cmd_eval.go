@@ -319,7 +319,7 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 		}
 		gen = eval.Generated{Samples: len(row.RawCodes), Candidates: row.Candidates, Tests: row.Tests, Raw: rawPrograms(p, row)}
 		if err := w.gc.Put(ctx, key, gen); err != nil {
-			return eval.Result{}, err
+			return eval.Result{}, fmt.Errorf("cache the generations of %s: %w", p.ID, err)
 		}
 	}
 	prob, err := eval.Prepare(ctx, w.eng.Pool, p, gen, w.lim)
@@ -334,7 +334,7 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 		prob.Priors = map[string][]float64{}
 		for name, est := range w.priors {
 			if prob.Priors[name], err = qe.Prior(ctx, est, p, programs); err != nil {
-				return eval.Result{}, err
+				return eval.Result{}, fmt.Errorf("%s: %w", name, err)
 			}
 		}
 	}
