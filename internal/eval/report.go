@@ -34,6 +34,8 @@ type Summary struct {
 
 // Row is one strategy combination averaged over problems.
 type Row struct {
+	// Mode, Select, Rank and Protect identify the strategy combination
+	// (see Run).
 	Mode    rank.Mode `json:"mode"`
 	Select  string    `json:"select"`
 	Rank    string    `json:"rank"`

@@ -194,6 +194,8 @@ type Result struct {
 
 // Run is one strategy combination on one problem.
 type Run struct {
+	// Mode is the answer mode; Select the test selector; Rank the ranker
+	// spec as given in Config.Rankers; Protect the protect-correct setting.
 	Mode    rank.Mode `json:"mode"`
 	Select  string    `json:"select"`
 	Rank    string    `json:"rank"`
@@ -212,7 +214,9 @@ type Run struct {
 
 // Asked is one question and the simulated user's answer.
 type Asked struct {
-	Test   int    `json:"test"`
+	// Test indexes Problem.Tests.
+	Test int `json:"test"`
+	// Answer is the answer as session.ParseAnswer reads it.
 	Answer string `json:"answer"`
 }
 

@@ -35,7 +35,9 @@ type Selector interface {
 
 // Scored is a test with its selection score.
 type Scored struct {
-	Test  int     `json:"test"`
+	// Test indexes the pool's tests.
+	Test int `json:"test"`
+	// Score is the selector's score, rounded to 1e-9.
 	Score float64 `json:"score"`
 }
 

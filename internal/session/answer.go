@@ -46,6 +46,7 @@ func (v *Verdict) UnmarshalText(b []byte) error {
 
 // Answer is the user's answer to a question.
 type Answer struct {
+	// Verdict is pass, fail, undefined or output.
 	Verdict Verdict `json:"verdict"`
 	// Value is, for Output, a Python expression of the right value.
 	Value string `json:"value,omitempty"`

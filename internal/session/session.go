@@ -37,6 +37,7 @@ type Task struct {
 
 // Spec is everything a session is built from.
 type Spec struct {
+	// Task is what the user asked for.
 	Task Task `json:"task"`
 	// Candidates are the distinct programs with their multiplicities.
 	Candidates []extract.Candidate `json:"candidates"`
@@ -83,7 +84,9 @@ type Question struct {
 
 // Step is one answered question.
 type Step struct {
-	Test   int    `json:"test"`
+	// Test indexes Spec.Tests.
+	Test int `json:"test"`
+	// Answer is the answer given.
 	Answer Answer `json:"answer"`
 	// Before lists the candidates that remained before the answer.
 	Before []int `json:"before"`
