@@ -174,9 +174,6 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 	for j, t := range spec.Tests {
 		in.Calls[j] = t.Input != ""
 	}
-	if len(spec.Tests) == 0 && len(spec.Results) > 0 {
-		in.Calls = nil
-	}
 	pool, err := rank.NewPool(in)
 	if err != nil {
 		return nil, fmt.Errorf("new session: %w", err)
