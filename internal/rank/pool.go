@@ -195,7 +195,7 @@ func (p *Pool) Candidates() int { return len(p.in.Results) }
 // Tests returns the number of tests.
 func (p *Pool) Tests() int {
 	if len(p.in.Results) == 0 {
-		return len(p.in.Calls)
+		return 0 // NewPool accepts no calls without results
 	}
 	return len(p.in.Results[0])
 }
