@@ -24,9 +24,6 @@ func NeedsRunner(name string) bool { return name == "agree" || name == "combo" }
 // NeedsJudge reports whether the estimator asks an LLM.
 func NeedsJudge(name string) bool { return name == "icl" || name == "zs" }
 
-// Tunable reports whether the estimator has a k to tune.
-func Tunable(name string) bool { return NeedsPool(name) }
-
 // ComboKNNWeight is the weight of knn in combo = agree + w·knn. It was set
 // by hand (knn only has to break agree's ties and add a per-problem
 // difficulty prior); results are flat for w between 0.05 and 0.5.
