@@ -139,6 +139,9 @@ func (e *Sum) Score(ctx context.Context, p Problem, candidates []string) ([]floa
 		if err != nil {
 			return nil, err
 		}
+		if len(s) != len(candidates) {
+			return nil, fmt.Errorf("%s returned %d scores for %d candidates", part.Name(), len(s), len(candidates))
+		}
 		for j := range out {
 			out[j] += e.Weights[i] * s[j]
 		}

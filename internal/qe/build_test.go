@@ -1,6 +1,10 @@
 package qe
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 func TestParseAlpha(t *testing.T) {
 	for _, c := range []struct {
@@ -28,5 +32,26 @@ func TestParseAlpha(t *testing.T) {
 				t.Errorf("ParseAlpha(%q) = %v, %v; want %v, error %v", c.in, got, err, c.want, c.err)
 			}
 		})
+	}
+}
+
+// shortEstimator returns one score too few.
+type shortEstimator struct{}
+
+func (shortEstimator) Name() string { return "short" }
+
+func (shortEstimator) Score(_ context.Context, _ Problem, c []string) ([]float64, error) {
+	return make([]float64, len(c)-1), nil
+}
+
+func TestSumRejectsMisshapenPart(t *testing.T) {
+	sum := &Sum{Parts: []Estimator{Constant{}, shortEstimator{}}, Weights: []float64{1, 1}}
+	got, err := sum.Score(context.Background(), Problem{}, []string{"a", "b", "c"})
+	if err == nil || !strings.Contains(err.Error(), "short returned 2 scores for 3 candidates") {
+		t.Errorf("Score = %v, %v; want an error naming the part", got, err)
+	}
+	got, err = (&Sum{Parts: []Estimator{Constant{}}, Weights: []float64{2}}).Score(context.Background(), Problem{}, []string{"a", "b"})
+	if err != nil || len(got) != 2 {
+		t.Errorf("Score = %v, %v; want 2 scores", got, err)
 	}
 }
