@@ -143,7 +143,7 @@ func TestBadAnswersChangeNothing(t *testing.T) {
 		{"not asked", q.Test, "pass", "", session.ErrNotAsked, "no longer open"},
 		{"unknown verdict", q2.Test, "maybe", "", session.ErrBadAnswer, "unknown answer"},
 		{"value not Python", q2.Test, "output", "[1, 2", nil, "was never closed"},
-		{"empty value", q2.Test, "output", "  ", nil, "value is empty"},
+		{"empty value", q2.Test, "output", "  ", ErrEmptyValue, "value is empty"},
 		{"value raises", q2.Test, "output", "undefined_name", session.ErrBadValue, "NameError"},
 	}
 	for _, tc := range tests {

@@ -3,6 +3,7 @@ package interact
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -124,11 +125,16 @@ func StubFromPrompt(prompt, signature string) string {
 	return sig + "\n    \"\"\"" + strings.Join(lines, "\n") + end + "\n"
 }
 
+// ErrEmptyValue is returned by CheckExpr for a value that is empty or only
+// white space.
+var ErrEmptyValue = errors.New("the value is empty")
+
 // CheckExpr reports, as a *SyntaxError, whether value is not a Python
-// expression, using Python's compiler in the sandbox.
+// expression, using Python's compiler in the sandbox; an empty value is
+// ErrEmptyValue.
 func CheckExpr(ctx context.Context, r execute.Runner, value string) error {
 	if strings.TrimSpace(value) == "" {
-		return fmt.Errorf("the value is empty: type the value the call should return, as Python (e.g. 3, 'abc', [1, 2], None)")
+		return fmt.Errorf("%w: type the value the call should return, as Python (e.g. 3, 'abc', [1, 2], None)", ErrEmptyValue)
 	}
 	var out struct {
 		Error *pySyntax `json:"error"`

@@ -68,6 +68,7 @@ func TestBadRequests(t *testing.T) {
 		{"answer of nothing", "POST", "/api/sessions/" + pf.ID + "/answer", answer(pf.ID, api.Answer{Test: pf.Question.Test, Verdict: "perhaps"}), 400, "unknown answer"},
 		{"output in passfail", "POST", "/api/sessions/" + pf.ID + "/answer", answer(pf.ID, api.Answer{Test: pf.Question.Test, Verdict: "output", Value: "1"}), 400, "--mode output"},
 		{"output not Python", "POST", "/api/sessions/" + out.ID + "/answer", answer(out.ID, api.Answer{Test: out.Question.Test, Verdict: "output", Value: "(1,"}), 400, "not valid Python"},
+		{"output empty", "POST", "/api/sessions/" + out.ID + "/answer", answer(out.ID, api.Answer{Test: out.Question.Test, Verdict: "output", Value: " "}), 400, "value is empty"},
 		{"output raises", "POST", "/api/sessions/" + out.ID + "/answer", answer(out.ID, api.Answer{Test: out.Question.Test, Verdict: "output", Value: "1/0"}), 400, "ZeroDivisionError"},
 		{"output too large", "POST", "/api/sessions/" + out.ID + "/answer", answer(out.ID, api.Answer{Test: out.Question.Test, Verdict: "output", Value: strings.Repeat("1", 20<<10)}), 413, "limit"},
 		{"export pruned candidate", "GET", "/api/sessions/" + pf.ID + "/export?candidate=999", "", 400, "no such remaining candidate"},

@@ -48,7 +48,7 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.As(err, &se), errors.Is(err, session.ErrBadAnswer), errors.Is(err, session.ErrBadValue),
 		errors.Is(err, session.ErrNothingToUndo), errors.Is(err, demo.ErrUnknown), errors.Is(err, interact.ErrNoModel),
-		errors.Is(err, interact.ErrBadCandidate):
+		errors.Is(err, interact.ErrBadCandidate), errors.Is(err, interact.ErrEmptyValue):
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
