@@ -20,6 +20,27 @@ import (
 // ErrNoModel is returned when a source needs a model and none was given.
 var ErrNoModel = errors.New("no model")
 
+// ErrBadSource matches (with errors.Is) the errors of a spec or task that
+// cannot be used as given: an empty spec, a spec without a function, a task
+// name of the wrong form or one its dataset lacks. Syntax errors are
+// *SyntaxError instead.
+var ErrBadSource = errors.New("unusable source")
+
+// sourceError is a user's mistake in a Source; its message is for a person
+// and it matches ErrBadSource.
+type sourceError struct{ msg string }
+
+// Error returns the message.
+func (e *sourceError) Error() string { return e.msg }
+
+// Is reports whether target is ErrBadSource.
+func (e *sourceError) Is(target error) bool { return target == ErrBadSource }
+
+// badSource returns a *sourceError with a formatted message.
+func badSource(format string, args ...any) error {
+	return &sourceError{msg: fmt.Sprintf(format, args...)}
+}
+
 // Source says what the code is for. Exactly one of Demo, Spec, Prompt (with
 // Signature) and Task is set.
 type Source struct {
@@ -168,7 +189,7 @@ func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset
 	if kind == "task" {
 		name, id, ok := strings.Cut(src.Task, "/")
 		if !ok || id == "" {
-			return dataset.Problem{}, fmt.Errorf("task %q: want DATASET/ID, e.g. humaneval/HumanEval/12 or mbpp/2", src.Task)
+			return dataset.Problem{}, badSource("task %q: want DATASET/ID, e.g. humaneval/HumanEval/12 or mbpp/2", src.Task)
 		}
 		ds, err := dataset.Load(ctx, b.DataDir, name)
 		if err != nil {
@@ -176,7 +197,7 @@ func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset
 		}
 		p, ok := ds.Get(id)
 		if !ok {
-			return dataset.Problem{}, fmt.Errorf("task %q: dataset %s has no problem %q", src.Task, name, id)
+			return dataset.Problem{}, badSource("task %q: dataset %s has no problem %q", src.Task, name, id)
 		}
 		// The model must not see the reference or the hidden tests; they stay
 		// in the Problem but Generators only read the visible part.

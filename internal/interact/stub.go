@@ -84,14 +84,14 @@ func ParseStub(ctx context.Context, r execute.Runner, what, source string) (Stub
 		Docstring  string    `json:"docstring"`
 	}
 	if strings.TrimSpace(source) == "" {
-		return Stub{}, fmt.Errorf("%s is empty: give a Python stub with a def line and a docstring", what)
+		return Stub{}, badSource("%s is empty: give a Python stub with a def line and a docstring", what)
 	}
 	if err := r.Call(ctx, toolsSource, "parse_stub", map[string]string{"source": source}, &out); err != nil {
 		return Stub{}, fmt.Errorf("parse %s: %w", what, err)
 	}
 	if out.Error != nil {
 		if out.Error.Line == 0 {
-			return Stub{}, fmt.Errorf("%s: %s", what, out.Error.Msg)
+			return Stub{}, badSource("%s: %s", what, out.Error.Msg)
 		}
 		return Stub{}, out.Error.err(what)
 	}

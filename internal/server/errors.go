@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
@@ -48,7 +49,8 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.As(err, &se), errors.Is(err, session.ErrBadAnswer), errors.Is(err, session.ErrBadValue),
 		errors.Is(err, session.ErrNothingToUndo), errors.Is(err, demo.ErrUnknown), errors.Is(err, interact.ErrNoModel),
-		errors.Is(err, interact.ErrBadCandidate), errors.Is(err, interact.ErrEmptyValue):
+		errors.Is(err, interact.ErrBadCandidate), errors.Is(err, interact.ErrEmptyValue),
+		errors.Is(err, interact.ErrBadSource), errors.Is(err, dataset.ErrUnknown):
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
