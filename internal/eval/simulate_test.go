@@ -333,19 +333,24 @@ func TestParseRanker(t *testing.T) {
 }
 
 func TestSimulateNothingToRank(t *testing.T) {
-	// No candidate extracted and no test: every m scores 0, nothing is asked.
-	p := problem(t, 5, nil, nil, "")
-	res, err := Simulate(context.Background(), p, config(rank.PassFail, rank.Output))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, run := range res.Runs {
-		if diff := cmp.Diff([]float64{0, 0, 0, 0, 0, 0}, run.PassAt[1]); diff != "" {
-			t.Errorf("%s pass@1@m (-want +got):\n%s", run.Mode, diff)
-		}
-		if len(run.Asked) != 0 || run.Stop != "one-class" {
-			t.Errorf("%s: asked %v, stop %q", run.Mode, run.Asked, run.Stop)
-		}
+	// No candidate extracted: every m scores 0, nothing is asked, whether
+	// tests were extracted or not.
+	for name, ref := range map[string]string{"no test": "", "tests": "P=0 F=2 E"} {
+		t.Run(name, func(t *testing.T) {
+			p := problem(t, 5, nil, nil, ref)
+			res, err := Simulate(context.Background(), p, config(rank.PassFail, rank.Output))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range res.Runs {
+				if diff := cmp.Diff([]float64{0, 0, 0, 0, 0, 0}, run.PassAt[1]); diff != "" {
+					t.Errorf("%s pass@1@m (-want +got):\n%s", run.Mode, diff)
+				}
+				if len(run.Asked) != 0 || run.Stop != "one-class" {
+					t.Errorf("%s: asked %v, stop %q", run.Mode, run.Asked, run.Stop)
+				}
+			}
+		})
 	}
 }
 

@@ -86,7 +86,8 @@ type Pool struct {
 	weight []float64
 }
 
-// PoolInput is what a Pool is built from. Only Results is required.
+// PoolInput is what a Pool is built from. Only Results is required; without
+// candidates, the length of Calls gives the number of tests.
 type PoolInput struct {
 	// Results[c][t] is the result of test t on candidate c.
 	Results [][]execute.Result
@@ -111,7 +112,7 @@ type PoolInput struct {
 // NewPool checks in and precomputes the partitions and behaviour classes.
 func NewPool(in PoolInput) (*Pool, error) {
 	nc := len(in.Results)
-	nt := 0
+	nt := len(in.Calls) // without candidates, Calls alone tells the tests
 	if nc > 0 {
 		nt = len(in.Results[0])
 	}
@@ -195,7 +196,7 @@ func (p *Pool) Candidates() int { return len(p.in.Results) }
 // Tests returns the number of tests.
 func (p *Pool) Tests() int {
 	if len(p.in.Results) == 0 {
-		return 0 // NewPool accepts no calls without results
+		return len(p.in.Calls)
 	}
 	return len(p.in.Results[0])
 }

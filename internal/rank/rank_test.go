@@ -355,3 +355,19 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+func TestNoCandidates(t *testing.T) {
+	// Nothing extracted but tests: a pool of tests that split nothing.
+	p := pool(t, PoolInput{Calls: []bool{true, false}})
+	if got := p.Tests(); got != 2 {
+		t.Errorf("Tests = %d, want 2", got)
+	}
+	for _, mode := range []Mode{PassFail, Output} {
+		if tt, ok := Select(InfoGain{}, Query{Pool: p, Mode: mode, Unasked: all(2)}); ok {
+			t.Errorf("%s: asked test %d of an empty pool", mode, tt)
+		}
+	}
+	if r := Rank(Passing{}, p, nil, all(2)); len(r.Order) != 0 {
+		t.Errorf("ranking of no candidates: %v", r.Order)
+	}
+}

@@ -265,6 +265,14 @@ func TestStops(t *testing.T) {
 			t.Errorf("status %v with %d suggestions, want one-class and none", s.Status(), len(s.Suggestions()))
 		}
 	})
+	t.Run("tests but no candidates", func(t *testing.T) {
+		spec, _ := build(t, rank.Output, []int{1}, "P F=1")
+		spec.Candidates, spec.Results = nil, nil
+		s := start(t, spec, nil)
+		if _, ok := s.Next(); ok || s.Status() != OneClass || len(s.Suggestions()) != 0 || len(s.Unasked()) != 2 {
+			t.Errorf("status %v, %d suggestions, %d unasked; want one-class, none, 2", s.Status(), len(s.Suggestions()), len(s.Unasked()))
+		}
+	})
 }
 
 func TestJSONRoundTripMidway(t *testing.T) {
