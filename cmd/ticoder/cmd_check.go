@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +53,12 @@ Per-sample results (task_id, completion, result, passed) are written as JSONL
 to --out (default: FILE_results.jsonl beside the samples file).
 
 Without --timeout, each problem's limit is --factor times its reference
-solution's run time, and at least --floor.`,
+solution's run time, and at least --floor.
+
+Time limits are wall-clock, as in OpenAI's harness, so by default two
+workers run per CPU: while a sample that loops forever waits out its limit,
+the other worker on its core goes on with other samples instead of the loop
+taking the core for the whole limit.`,
 		Example: `  ticoder check --dataset humaneval-noexamples --samples ../shared/data/samples/humaneval-codegen16b/codes.jsonl
   ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json`,
 		Args: cobra.NoArgs,
@@ -69,7 +75,7 @@ solution's run time, and at least --floor.`,
 	f.Float64Var(&o.factor, "factor", check.DefaultFactor, "time limit = factor × the reference's run time")
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
-	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("samples")
@@ -122,7 +128,11 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if outPath == "" {
 		outPath = strings.TrimSuffix(o.samples, filepath.Ext(o.samples)) + "_results.jsonl"
 	}
-	eng, err := openEngine(ctx, g, o.workers)
+	workers := o.workers
+	if workers <= 0 {
+		workers = 2 * runtime.NumCPU()
+	}
+	eng, err := openEngine(ctx, g, workers)
 	if err != nil {
 		return err
 	}
