@@ -74,8 +74,8 @@
 //
 // On train mbpp-codestral-22b (90%, k tuned on the seeded 10% dev split) and
 // test heval-codestral-22b, G-nDCG / L-nDCG: constant .889/.639 (the
-// floor), knn FS-PS .907/.650, els .868/.642, tls .867/.637, agree
-// .977/.728, combo FS-PS .982/.731, oracle 1/.762. The paper reports ELS
+// floor), knn FS-PS .907/.650, els .868/.642, tls .871/.636, agree
+// .977/.728, combo FS-PS .982/.730, oracle 1/.762. The paper reports ELS
 // .903/.640, TLS .902/.638, ZS .904/.635 and FS-PS .915/.658 (CodeBERT and
 // CodeLlama-7B). Only the execution-based estimators beat FS-PS; the
 // lexical ones stay near the floor.
