@@ -221,6 +221,10 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 			}
 		}
 	}
+	// Made before the questions, so a bad --out cannot lose the answers.
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
+		return fmt.Errorf("create the output directory: %w (choose another --out)", err)
+	}
 	var res ui.Result
 	if isTerminal(in) && isTerminal(out) && !o.plain {
 		res, err = ui.RunTUI(ctx, conv, ui.TUIOptions{NoColor: o.noColor})

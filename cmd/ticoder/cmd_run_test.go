@@ -190,6 +190,25 @@ func TestRunErrors(t *testing.T) {
 	}
 }
 
+// TestRunOutDirCheckedFirst: an --out that cannot be created fails before
+// the first question, not after the user has answered them all.
+func TestRunOutDirCheckedFirst(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runDefaults(t)
+	o.demo, o.out = "median", filepath.Join(file, "sub")
+	var out, errw bytes.Buffer
+	err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n"), &out, &errw)
+	if err == nil || !strings.Contains(err.Error(), "create the output directory") || !strings.Contains(err.Error(), "--out") {
+		t.Errorf("error %v, want one about the output directory naming --out", err)
+	}
+	if strings.Contains(out.String(), "Question") {
+		t.Errorf("questions were asked before the output directory was checked:\n%s", out.String())
+	}
+}
+
 func TestRunListDemos(t *testing.T) {
 	o := runDefaults(t)
 	o.demo = "list"
