@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
@@ -71,12 +72,48 @@ func (rc RunnerComparer) Equal(ctx context.Context, programs []string, test exec
 
 // EqualTest returns the test `assert INPUT == VALUE` built from a
 // CALL == EXPECTED test and a value: the test the user approved when
-// answering `output VALUE`.
+// answering `output VALUE`. VALUE is parenthesised when it needs to be
+// (`output 1, 2` gives `assert f(x) == (1, 2)`, not `== 1, 2`, which Python
+// reads as an assertion with a message). The engine evaluates Input and
+// Expected on their own, so Code only matters to people and exports.
 func EqualTest(test execute.Test, value string) execute.Test {
+	expr := value
+	if needsParens(value) {
+		expr = "(" + value + ")"
+	}
 	return execute.Test{
 		Setup:    test.Setup,
-		Code:     "assert " + test.Input + " == " + value,
+		Code:     "assert " + test.Input + " == " + expr,
 		Input:    test.Input,
 		Expected: value,
 	}
+}
+
+// needsParens reports whether a Python expression may bind looser than ==
+// when written after it: whether it has a comma, a comparison or '=' sign,
+// or white space (around `if`, `or`, `and`, `not`, `in`, `lambda` …) outside
+// brackets and string literals. It errs towards parentheses.
+func needsParens(expr string) bool {
+	depth := 0
+	var quote byte
+	for i := 0; i < len(expr); i++ {
+		c := expr[i]
+		switch {
+		case quote != 0:
+			if c == '\\' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case depth == 0 && strings.IndexByte(",<>=! \t\n", c) >= 0:
+			return true
+		}
+	}
+	return false
 }

@@ -57,3 +57,26 @@ func TestRunnerComparer(t *testing.T) {
 		t.Errorf("a value that does not parse: %v, want ErrBadValue", err)
 	}
 }
+
+func TestEqualTestParenthesises(t *testing.T) {
+	base := execute.Test{Code: "assert f(0) == 3", Input: "f(0)", Expected: "3"}
+	cases := []struct{ value, code string }{
+		{"1, 2", "assert f(0) == (1, 2)"},
+		{"[1, 2]", "assert f(0) == [1, 2]"},
+		{"(1, 2)", "assert f(0) == (1, 2)"},
+		{"-1", "assert f(0) == -1"},
+		{"'a, b'", "assert f(0) == 'a, b'"},
+		{`"it's"`, `assert f(0) == "it's"`},
+		{"1 if x else 2", "assert f(0) == (1 if x else 2)"},
+		{"a or b", "assert f(0) == (a or b)"},
+		{"x == 1", "assert f(0) == (x == 1)"},
+		{"{1: 2}", "assert f(0) == {1: 2}"},
+		{"None", "assert f(0) == None"},
+	}
+	for _, c := range cases {
+		got := EqualTest(base, c.value)
+		if got.Code != c.code || got.Expected != c.value || got.Input != "f(0)" {
+			t.Errorf("EqualTest(%q) = %+v, want code %q", c.value, got, c.code)
+		}
+	}
+}
