@@ -92,16 +92,6 @@ type Task struct {
 	Solutions []Solution `json:"solutions"`
 }
 
-// Mixed reports whether the task has both correct and incorrect solutions.
-func (t Task) Mixed() bool {
-	var pos, neg bool
-	for _, s := range t.Solutions {
-		pos = pos || s.Correct
-		neg = neg || !s.Correct
-	}
-	return pos && neg
-}
-
 // Labels returns the solutions' labels as 0/1 relevance values.
 func (t Task) Labels() []float64 {
 	out := make([]float64, len(t.Solutions))

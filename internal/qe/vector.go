@@ -18,9 +18,6 @@ type Vector struct {
 	Vals  []float32
 }
 
-// IsZero reports whether v has no components.
-func (v Vector) IsZero() bool { return len(v.Dense) == 0 && len(v.Keys) == 0 }
-
 // Cosine returns the cosine similarity of two unit vectors (their dot
 // product). A dense and a sparse vector, or dense vectors of different
 // lengths, have no common space: Cosine returns 0.
