@@ -194,6 +194,9 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	}
 	defer eng.Close()
 	b, err := o.flags.builder(g, eng)
+	if b != nil {
+		b.DatasetFiles = true // the terminal user may point at their own files
+	}
 	if err != nil {
 		return err
 	}

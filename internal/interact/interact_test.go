@@ -323,3 +323,17 @@ def test_f_2():
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+func TestTaskSourceNamesOnlyKnownDatasets(t *testing.T) {
+	dir := t.TempDir()
+	path := dir + "/private.jsonl"
+	if err := os.WriteFile(path, []byte(`{"task_id": "x/1"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // "private.jsonl" is now a readable relative path
+	b := &Builder{Runner: testPool(t)}
+	_, err := b.Build(context.Background(), Source{Task: "private.jsonl/x/1"}, Options{Mode: rank.PassFail}, nil)
+	if !errors.Is(err, ErrBadSource) || !strings.Contains(err.Error(), "unknown dataset") {
+		t.Errorf("a web-style builder read a dataset file: %v", err)
+	}
+}

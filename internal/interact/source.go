@@ -114,6 +114,10 @@ type Builder struct {
 	DataDir string
 	// Timeout limits one test on one candidate (default 5 s).
 	Timeout time.Duration
+	// DatasetFiles lets a Task source name a dataset by file path, as the
+	// terminal does. Off, only the known dataset names are accepted: a web
+	// client must not make the server read files of its choosing.
+	DatasetFiles bool
 }
 
 // Prepared is a session ready to start.
@@ -190,6 +194,9 @@ func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset
 		name, id, ok := strings.Cut(src.Task, "/")
 		if !ok || id == "" {
 			return dataset.Problem{}, badSource("task %q: want DATASET/ID, e.g. humaneval/HumanEval/12 or mbpp/2", src.Task)
+		}
+		if _, known := dataset.Lookup(name); !known && !b.DatasetFiles {
+			return dataset.Problem{}, badSource("task %q: unknown dataset %q; use one of %s", src.Task, name, strings.Join(dataset.Names(), ", "))
 		}
 		ds, err := dataset.Load(ctx, b.DataDir, name)
 		if err != nil {
