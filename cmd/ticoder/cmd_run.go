@@ -122,7 +122,7 @@ answer per line, so the flow can be scripted.`,
 		Example: `  ticoder run --demo                      # the built-in demo, no model needed
   ticoder run --demo median --mode output
   ticoder run --demo list                 # list the demos
-  printf 'n\ny\ny\n\n' | ticoder run --demo text_match --out /tmp/x
+  printf 'y\ny\ny\n\n' | ticoder run --demo text_match --out /tmp/x   # scripted: one answer per line
   ticoder run --spec stub.py --model ollama:qwen2.5-coder:7b
   ticoder run --prompt "Return the n-th Fibonacci number" --signature "def fib(n: int) -> int" --model openai:gpt-4o-mini
   ticoder run --task humaneval-noexamples/HumanEval/12 --model replay:../shared/data/samples/humaneval-codegen16b`,
@@ -138,7 +138,7 @@ answer per line, so the flow can be scripted.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.demo, "demo", "", "use a built-in demo problem (default text_match; `--demo list` lists them)")
+	f.StringVar(&o.demo, "demo", "", "use a built-in demo problem (default text_match; --demo list lists them)")
 	f.Lookup("demo").NoOptDefVal = demo.Names()[0]
 	f.StringVar(&o.spec, "spec", "", "Python stub file: imports and helpers, the def line and a docstring")
 	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
@@ -265,8 +265,12 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 		return fmt.Errorf("the approved tests fail against the chosen code: %s", strings.Join(ex.Failures, "; "))
 	}
 	if ex.TestCount > 0 {
-		fmt.Fprintf(out, "Checked in the sandbox: all %d tests pass against the code. Run them with: cd %s && python -m pytest %s\n",
-			ex.TestCount, filepath.Dir(testPath), filepath.Base(testPath))
+		what := fmt.Sprintf("all %d tests pass", ex.TestCount)
+		if ex.TestCount == 1 {
+			what = "the test passes"
+		}
+		fmt.Fprintf(out, "Checked in the sandbox: %s against the code. Run them with: cd %s && python -m pytest %s\n",
+			what, filepath.Dir(testPath), filepath.Base(testPath))
 	}
 	return nil
 }
