@@ -46,6 +46,10 @@ type Options struct {
 	// MaxLive bounds the sessions kept in memory (default 256); the least
 	// recently used are dropped and reload from the database when asked for.
 	MaxLive int
+	// MaxBuilding bounds the sessions being created at once (default 2):
+	// each one may call the model and runs a whole test matrix, so more
+	// requests wait for a turn instead of piling onto the sandbox.
+	MaxBuilding int
 }
 
 // Server serves the API and the page. It is safe for concurrent use.
@@ -57,6 +61,9 @@ type Server struct {
 	mu    sync.Mutex
 	live  map[string]*entry
 	clock uint64
+
+	// building holds one token per session being created.
+	building chan struct{}
 }
 
 // defaultMaxLive is the default of Options.MaxLive.
@@ -86,7 +93,11 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Server{opts: opts, store: st, log: log, live: map[string]*entry{}}, nil
+	if opts.MaxBuilding <= 0 {
+		opts.MaxBuilding = 2
+	}
+	return &Server{opts: opts, store: st, log: log, live: map[string]*entry{},
+		building: make(chan struct{}, opts.MaxBuilding)}, nil
 }
 
 // Handler returns the HTTP handler of the API and the page.
@@ -202,6 +213,13 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task}
 	if _, err := src.Kind(); err != nil {
 		s.writeError(w, r, withStatus(http.StatusBadRequest, err))
+		return
+	}
+	select {
+	case s.building <- struct{}{}:
+		defer func() { <-s.building }()
+	case <-r.Context().Done():
+		s.writeError(w, r, withStatus(http.StatusServiceUnavailable, errors.New("the server is busy preparing other sessions; try again")))
 		return
 	}
 	prep, err := s.opts.Builder.Build(r.Context(), src, opts, nil)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -278,5 +279,35 @@ func TestEviction(t *testing.T) {
 	}
 	if d := cmp.Diff(first, got); d != "" {
 		t.Errorf("reloaded session (-want +got):\n%s", d)
+	}
+}
+
+// TestCreationsWaitForATurn: with MaxBuilding creations under way, another
+// one waits, and says the server is busy if its client gives up first.
+func TestCreationsWaitForATurn(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, MaxBuilding: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	c := api.NewClient(hs.URL, hs.Client())
+	s.building <- struct{}{} // one creation "under way"
+	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	_, err = c.Create(short, api.CreateSession{Demo: "median"})
+	cancel()
+	if err == nil {
+		t.Fatal("a creation went ahead while the only turn was taken")
+	}
+	<-s.building
+	if _, err := c.Create(ctx, api.CreateSession{Demo: "median"}); err != nil {
+		t.Fatalf("creation after the turn was freed: %v", err)
 	}
 }
