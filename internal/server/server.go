@@ -258,17 +258,15 @@ func (s *Server) persist(ctx context.Context, id string, e *entry) error {
 	return s.store.save(context.WithoutCancel(ctx), id, data)
 }
 
-// get returns a session, loading it from the database if needed.
+// get returns a session, loading it from the database if needed. The
+// database is read without holding s.mu, so other sessions' requests do not
+// wait for a reload; if two requests reload the same session at once, the
+// first to finish wins and the other uses its entry.
 func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 	if len(id) != 32 || strings.Trim(id, "0123456789abcdef") != "" {
 		return nil, fmt.Errorf("%w %q: the link may be wrong; start a new session", errNoSession, id)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.clock++
-	if e, ok := s.live[id]; ok {
-		e.used = s.clock
-		e.refs++
+	if e := s.hold(id); e != nil {
 		return e, nil
 	}
 	data, err := s.store.load(ctx, id)
@@ -282,10 +280,32 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clock++
+	if e, ok := s.live[id]; ok { // reloaded meanwhile by another request
+		e.used = s.clock
+		e.refs++
+		return e, nil
+	}
 	e := &entry{conv: conv, used: s.clock, refs: 1}
 	s.live[id] = e
 	s.evict()
 	return e, nil
+}
+
+// hold returns the in-memory entry of id with one more reference, or nil.
+func (s *Server) hold(id string) *entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clock++
+	e, ok := s.live[id]
+	if !ok {
+		return nil
+	}
+	e.used = s.clock
+	e.refs++
+	return e
 }
 
 // release ends a request's hold on an entry from get.

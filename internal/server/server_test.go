@@ -311,3 +311,51 @@ func TestCreationsWaitForATurn(t *testing.T) {
 		t.Fatalf("creation after the turn was freed: %v", err)
 	}
 }
+
+// TestConcurrentReloadsShareOneEntry: requests that reload the same evicted
+// session at once end up on one in-memory entry, and release it.
+func TestConcurrentReloadsShareOneEntry(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	s, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, MaxLive: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	defer hs.Close()
+	c := api.NewClient(hs.URL, hs.Client())
+	first, err := c.Create(ctx, api.CreateSession{Demo: "median"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Create(ctx, api.CreateSession{Demo: "median"}); err != nil { // evicts first
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			_, err := c.Session(ctx, first.ID)
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Errorf("reload: %v", err)
+		}
+	}
+	s.mu.Lock()
+	e := s.live[first.ID]
+	refs := -1
+	if e != nil {
+		refs = e.refs
+	}
+	s.mu.Unlock()
+	if e == nil || refs != 0 {
+		t.Errorf("after the reloads: entry in memory %v, refs %d (want 0)", e != nil, refs)
+	}
+}
