@@ -51,7 +51,8 @@ type runState struct {
 // again, and new ones are stored. each, if not nil, is called once for every
 // index of job.Programs as its row completes (from several goroutines).
 // A program that loops, crashes, exits, floods output or forks cannot keep
-// the others' results from being reported.
+// the others' results from being reported. Rows of identical programs are
+// the same slice: treat the matrix as read-only.
 func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
 	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
 		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
