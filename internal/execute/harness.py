@@ -381,9 +381,12 @@ def run_in_child(fn, timeout, limits, workdir):
     if err is not None:
         return {"ok": False, "error": err}
     try:
-        return _loads(bytes(buf))
+        out = _loads(bytes(buf))
     except ValueError as e:
         return {"ok": False, "error": "garbled result: %s" % e}
+    if not isinstance(out, dict) or "ok" not in out:
+        return {"ok": False, "error": "garbled result"}
+    return out
 
 
 def handle_run(req):

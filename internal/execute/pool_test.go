@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -177,5 +178,20 @@ func TestUnsafeModeRunsWithoutNamespaces(t *testing.T) {
 		if got := m.Results[0][0].Value; got != fmt.Sprint(map[bool]string{true: "True", false: "False"}[unsafe]) {
 			t.Errorf("unsafe=%v: host file visible = %s", unsafe, got)
 		}
+	}
+}
+
+// TestCallSurvivesForgedReply: code run by Call that writes its own bytes to
+// the reply pipe gets an error; the worker goes on serving.
+func TestCallSurvivesForgedReply(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	// The child's reply pipe is its only descriptor above 2.
+	src := "import os\ndef forge(_):\n    for fd in range(3, 64):\n        try:\n            os.write(fd, b'[1, 2, 3]')\n            os._exit(0)\n        except OSError:\n            pass\n"
+	if err := p.Call(context.Background(), src, "forge", nil, nil); err == nil || !strings.Contains(err.Error(), "garbled") {
+		t.Errorf("forged reply: error %v, want a garbled-result error", err)
+	}
+	var got int
+	if err := p.Call(context.Background(), "def one(_):\n    return 1\n", "one", nil, &got); err != nil || got != 1 {
+		t.Errorf("next call: %v, %v", got, err)
 	}
 }
