@@ -23,6 +23,12 @@
 // cannot run candidate code; otherwise the expected value's own __eq__
 // decides. A candidate whose object claims to equal everything fails.
 //
+// Limits of that design: the child reports its own tests' results on a pipe
+// of its own, so a program written to attack ticoder (one that finds that
+// descriptor and writes result lines to it) can misreport its own outcomes.
+// It cannot reach another program's results, the worker's protocol, the host
+// or the network; garbled lines are ignored and count as a crash.
+//
 // Outcomes are pass, fail (AssertionError), error (any other exception,
 // SystemExit included; Result.Exception names its type), timeout and crash.
 // Identical programs run once per job and every result is cached by the hash
