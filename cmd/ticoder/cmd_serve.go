@@ -19,6 +19,7 @@ import (
 type serveOptions struct {
 	addr  string
 	demo  bool
+	keep  time.Duration
 	flags interactFlags
 	// ready, if not nil, is called with the server's URL once it listens.
 	ready func(url string)
@@ -46,6 +47,7 @@ survive a restart. Without --model only the built-in demos are offered.`,
 	f := cmd.Flags()
 	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	f.BoolVar(&o.demo, "demo", false, "offer only the built-in demos (no model needed)")
+	f.DurationVar(&o.keep, "keep", 30*24*time.Hour, "delete stored sessions untouched for this long when the server starts (0 keeps all)")
 	o.flags.add(f)
 	return cmd
 }
@@ -69,7 +71,7 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 		return err
 	}
 	srv, err := server.New(ctx, server.Options{
-		Builder: b, Runner: eng.Pool, DB: eng.DB, Model: o.flags.model, Defaults: opts, Logger: slog.Default(),
+		Builder: b, Runner: eng.Pool, DB: eng.DB, Model: o.flags.model, Defaults: opts, Logger: slog.Default(), Keep: o.keep,
 	})
 	if err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/demo"
@@ -50,6 +51,9 @@ type Options struct {
 	// each one may call the model and runs a whole test matrix, so more
 	// requests wait for a turn instead of piling onto the sandbox.
 	MaxBuilding int
+	// Keep, if positive, deletes the stored sessions not touched for this
+	// long when the server starts; zero keeps every session.
+	Keep time.Duration
 }
 
 // Server serves the API and the page. It is safe for concurrent use.
@@ -86,12 +90,19 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opts.MaxLive <= 0 {
-		opts.MaxLive = defaultMaxLive
-	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
+	}
+	if opts.Keep > 0 {
+		n, err := st.prune(ctx, time.Now().Add(-opts.Keep))
+		if err != nil {
+			return nil, err
+		}
+		log.Info("pruned old sessions", "deleted", n, "older than", opts.Keep)
+	}
+	if opts.MaxLive <= 0 {
+		opts.MaxLive = defaultMaxLive
 	}
 	if opts.MaxBuilding <= 0 {
 		opts.MaxBuilding = 2

@@ -359,3 +359,36 @@ func TestConcurrentReloadsShareOneEntry(t *testing.T) {
 		t.Errorf("after the reloads: entry in memory %v, refs %d (want 0)", e != nil, refs)
 	}
 }
+
+// TestKeepPrunesOldSessions: a server started with Keep deletes the stored
+// sessions untouched for longer, and only those.
+func TestKeepPrunesOldSessions(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	st, err := newSessionStore(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"old", "new"} {
+		if err := st.save(ctx, id, []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec(`UPDATE web_sessions SET updated = ? WHERE id = 'old'`, time.Now().Add(-48*time.Hour).Unix()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, Keep: 24 * time.Hour}); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{"old": false, "new": true} {
+		_, err := st.load(ctx, id)
+		if got := err == nil; got != want {
+			t.Errorf("session %s kept = %v (%v), want %v", id, got, err, want)
+		}
+	}
+}

@@ -49,3 +49,17 @@ func (s *sessionStore) load(ctx context.Context, id string) ([]byte, error) {
 	}
 	return data, nil
 }
+
+// prune deletes the sessions not updated since before, and returns how many
+// it deleted.
+func (s *sessionStore) prune(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, `DELETE FROM web_sessions WHERE updated < ?`, before.Unix())
+	if err != nil {
+		return 0, fmt.Errorf("prune sessions: %w", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, fmt.Errorf("prune sessions: %w", err)
+	}
+	return n, nil
+}
