@@ -54,6 +54,33 @@ func startServer(t *testing.T, pool *execute.Pool, dbPath string, gen interact.G
 	return api.NewClient(hs.URL, hs.Client()), hs
 }
 
+// newServer starts a server for a test with opts, filling in a sandboxed
+// Builder and Runner on pool and a fresh database when they are not set.
+func newServer(t *testing.T, pool *execute.Pool, opts Options) (*Server, *api.Client) {
+	t.Helper()
+	if opts.DB == nil {
+		db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		opts.DB = db
+	}
+	if opts.Builder == nil {
+		opts.Builder = &interact.Builder{Runner: pool}
+	}
+	if opts.Runner == nil {
+		opts.Runner = pool
+	}
+	s, err := New(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(s.Handler())
+	t.Cleanup(hs.Close)
+	return s, api.NewClient(hs.URL, hs.Client())
+}
+
 // labelAnswer is what a user who knows the intent answers, by the demo's
 // labels.
 func labelAnswer(p demo.Problem, q *api.Question) api.Answer {
@@ -243,18 +270,7 @@ func TestConcurrentSessions(t *testing.T) {
 func TestEviction(t *testing.T) {
 	ctx := context.Background()
 	pool := testPool(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, MaxLive: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s.Handler())
-	defer hs.Close()
-	c := api.NewClient(hs.URL, hs.Client())
+	s, c := newServer(t, pool, Options{MaxLive: 4})
 	first, err := c.Create(ctx, api.CreateSession{Demo: "median"})
 	if err != nil {
 		t.Fatal(err)
@@ -287,21 +303,10 @@ func TestEviction(t *testing.T) {
 func TestCreationsWaitForATurn(t *testing.T) {
 	ctx := context.Background()
 	pool := testPool(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, MaxBuilding: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s.Handler())
-	defer hs.Close()
-	c := api.NewClient(hs.URL, hs.Client())
+	s, c := newServer(t, pool, Options{MaxBuilding: 1})
 	s.building <- struct{}{} // one creation "under way"
 	short, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
-	_, err = c.Create(short, api.CreateSession{Demo: "median"})
+	_, err := c.Create(short, api.CreateSession{Demo: "median"})
 	cancel()
 	if err == nil {
 		t.Fatal("a creation went ahead while the only turn was taken")
@@ -317,18 +322,7 @@ func TestCreationsWaitForATurn(t *testing.T) {
 func TestConcurrentReloadsShareOneEntry(t *testing.T) {
 	ctx := context.Background()
 	pool := testPool(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, MaxLive: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hs := httptest.NewServer(s.Handler())
-	defer hs.Close()
-	c := api.NewClient(hs.URL, hs.Client())
+	s, c := newServer(t, pool, Options{MaxLive: 1})
 	first, err := c.Create(ctx, api.CreateSession{Demo: "median"})
 	if err != nil {
 		t.Fatal(err)
@@ -382,9 +376,7 @@ func TestKeepPrunesOldSessions(t *testing.T) {
 	if _, err := db.Exec(`UPDATE web_sessions SET updated = ? WHERE id = 'old'`, time.Now().Add(-48*time.Hour).Unix()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := New(ctx, Options{Builder: &interact.Builder{Runner: pool}, Runner: pool, DB: db, Keep: 24 * time.Hour}); err != nil {
-		t.Fatal(err)
-	}
+	newServer(t, pool, Options{DB: db, Keep: 24 * time.Hour})
 	for id, want := range map[string]bool{"old": false, "new": true} {
 		_, err := st.load(ctx, id)
 		if got := err == nil; got != want {
