@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/eval"
@@ -257,49 +258,33 @@ func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]q
 // all runs every problem, o.jobs at a time, appending each result as it
 // finishes. The first error cancels the rest (finished results stay).
 func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *eval.Appender) (map[string]eval.Result, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	rep := progress.OrNop(w.o.progress)
 	rep.Start("eval", len(problems))
 	defer rep.Finish()
 	var mu sync.Mutex
 	out := map[string]eval.Result{}
-	next := make(chan dataset.Problem)
-	var wg sync.WaitGroup
-	for range min(w.o.jobs, max(len(problems), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for p := range next {
-				r, err := w.one(ctx, p)
-				if err == nil {
-					err = app.Append(r)
-				}
-				if err != nil {
-					cancel(err)
-					continue
-				}
-				mu.Lock()
-				out[p.ID] = r
-				mu.Unlock()
-				rep.Add(1)
-			}
-		}()
-	}
-feed:
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(w.o.jobs, 1))
 	for _, p := range problems {
-		select {
-		case next <- p:
-		case <-ctx.Done():
-			break feed
-		}
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			r, err := w.one(ctx, p)
+			if err == nil {
+				err = app.Append(r)
+			}
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			out[p.ID] = r
+			mu.Unlock()
+			rep.Add(1)
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return out, err
-	}
-	return out, nil
+	return out, g.Wait()
 }
 
 // one generates (or finds cached), prepares and simulates one problem.

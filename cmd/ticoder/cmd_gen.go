@@ -6,9 +6,9 @@ import (
 	"io"
 	"log/slog"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/extract"
@@ -189,40 +189,27 @@ func selectProblems(ds *dataset.Dataset, ids []string) ([]dataset.Problem, error
 // genAll runs genProblem on every problem, o.jobs at a time, and returns the
 // rows in problem order. The first error cancels the rest.
 func genAll(ctx context.Context, prov llm.Provider, runner extract.Caller, problems []dataset.Problem, o genOptions) ([]genRow, error) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	rep := progress.OrNop(o.progress)
 	rep.Start("gen", len(problems))
 	defer rep.Finish()
 	rows := make([]genRow, len(problems))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(o.jobs, len(problems)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				row, err := genProblem(ctx, prov, runner, problems[i], o)
-				if err != nil {
-					cancel(err)
-					continue
-				}
-				rows[i] = row
-				rep.Add(1)
-			}
-		}()
-	}
-feed:
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(o.jobs, 1))
 	for i := range problems {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
-		}
+		g.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			row, err := genProblem(ctx, prov, runner, problems[i], o)
+			if err != nil {
+				return err
+			}
+			rows[i] = row
+			rep.Add(1)
+			return nil
+		})
 	}
-	close(next)
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
+	if err := g.Wait(); err != nil {
 		return nil, err
 	}
 	return rows, nil
