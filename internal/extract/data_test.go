@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"os"
@@ -14,32 +13,7 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
-// codetRows reads a CodeT {prompt, samples} file into a map by prompt.
-func codetRows(t *testing.T, path string) map[string][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var row struct {
-			Prompt  string   `json:"prompt"`
-			Samples []string `json:"samples"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatal(err)
-		}
-		out[row.Prompt] = row.Samples
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
+func codetRows(t *testing.T, path string) map[string][]string { return testutil.CodeTRows(t, path) }
 
 // TestRecordedSamples extracts every recorded CodeGen-16B sample of
 // HumanEval-noexamples: no sample may make extraction fail, every piece is

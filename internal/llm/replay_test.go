@@ -1,9 +1,7 @@
 package llm_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -31,29 +29,7 @@ func loadHumanEvalNoExamples(t *testing.T) []dataset.Problem {
 	return ds.Problems
 }
 
-// readCodeT reads a CodeT {prompt, samples} file into a map.
-func readCodeT(t *testing.T, path string) map[string][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 64<<20)
-	for sc.Scan() {
-		var row struct {
-			Prompt  string   `json:"prompt"`
-			Samples []string `json:"samples"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
-			t.Fatal(err)
-		}
-		out[row.Prompt] = row.Samples
-	}
-	return out
-}
+func readCodeT(t *testing.T, path string) map[string][]string { return testutil.CodeTRows(t, path) }
 
 func TestReplayRecordedHumanEval(t *testing.T) {
 	dir := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b")

@@ -1,7 +1,9 @@
 package testutil
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -46,4 +48,32 @@ func Pool(t testing.TB) *execute.Pool {
 	}
 	t.Cleanup(func() { p.Close() })
 	return p
+}
+
+// CodeTRows reads a CodeT {prompt, samples} JSONL file (such as the recorded
+// generations in the shared data) into a map from prompt to samples.
+func CodeTRows(t testing.TB, path string) map[string][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string][]string{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var row struct {
+			Prompt  string   `json:"prompt"`
+			Samples []string `json:"samples"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out[row.Prompt] = row.Samples
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
 }
