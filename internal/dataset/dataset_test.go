@@ -15,9 +15,10 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
-func loadKnown(t *testing.T, name string) *Dataset {
+// loadKnown loads a known dataset from a data directory.
+func loadKnown(t *testing.T, dir, name string) *Dataset {
 	t.Helper()
-	ds, err := Load(context.Background(), testutil.DataDir(t), name)
+	ds, err := Load(context.Background(), dir, name)
 	if err != nil {
 		t.Fatalf("Load(%q): %v", name, err)
 	}
@@ -33,42 +34,62 @@ func get(t *testing.T, ds *Dataset, id string) Problem {
 	return p
 }
 
-func TestLoadKnownCounts(t *testing.T) {
+// knownFiles lists the files of the known datasets.
+func knownFiles() []string {
+	var files []string
 	for _, spec := range Known() {
-		t.Run(spec.Name, func(t *testing.T) {
-			ds := loadKnown(t, spec.Name)
-			want := map[string]int{"humaneval": 164, "humaneval-noexamples": 164, "mbpp": 974, "mbpp-sanitized": 427}[spec.Name]
-			if ds.Len() != want || spec.Rows != want {
-				t.Fatalf("%s: loaded %d problems, spec says %d, want %d", spec.Name, ds.Len(), spec.Rows, want)
-			}
-			if ds.Name != spec.Name {
-				t.Errorf("Name = %q, want %q", ds.Name, spec.Name)
-			}
-			for _, p := range ds.Problems {
-				if p.Dataset != spec.Name || p.EntryPoint == "" || p.Description == "" || p.Reference == "" || p.Test == "" {
-					t.Errorf("%s: incomplete problem: %+v", p.ID, p)
-				}
-				if !strings.HasPrefix(p.Prompt, p.Context+p.Signature) {
-					t.Errorf("%s: Prompt does not start with Context+Signature", p.ID)
-				}
-				if !regexp.MustCompile(`^\s*def\s+`+p.EntryPoint+`\s*\(`).MatchString(p.Signature) || !strings.HasSuffix(p.Signature, ":") {
-					t.Errorf("%s: Signature %q is not the def line of %s", p.ID, p.Signature, p.EntryPoint)
-				}
-				if !strings.Contains(p.Reference, p.Signature) {
-					t.Errorf("%s: Reference lacks the signature", p.ID)
-				}
-				if !strings.Contains(p.Stub(), p.Signature) || !strings.HasSuffix(p.Stub(), "pass\n") {
-					t.Errorf("%s: bad stub %q", p.ID, p.Stub())
-				}
-			}
-		})
+		files = append(files, spec.File)
+	}
+	return files
+}
+
+func TestLoadKnownCounts(t *testing.T) {
+	testutil.ForEachData(t, func(t *testing.T, d testutil.Data) {
+		for _, spec := range Known() {
+			t.Run(spec.Name, func(t *testing.T) { checkKnown(t, d, spec) })
+		}
+	}, knownFiles()...)
+}
+
+// checkKnown loads a known dataset from d and checks its size and that every
+// problem is complete.
+func checkKnown(t *testing.T, d testutil.Data, spec Spec) {
+	t.Helper()
+	ds := loadKnown(t, d.Dir, spec.Name)
+	want := map[string]int{"humaneval": 164, "humaneval-noexamples": 164, "mbpp": 974, "mbpp-sanitized": 427}[spec.Name]
+	if d.Full && (ds.Len() != want || spec.Rows != want) {
+		t.Fatalf("%s: loaded %d problems, spec says %d, want %d", spec.Name, ds.Len(), spec.Rows, want)
+	}
+	if !d.Full && ds.Len() != len(testutil.FixtureTasks[spec.File]) {
+		t.Fatalf("%s: loaded %d problems from the fixtures, want %d", spec.Name, ds.Len(), len(testutil.FixtureTasks[spec.File]))
+	}
+	if ds.Name != spec.Name {
+		t.Errorf("Name = %q, want %q", ds.Name, spec.Name)
+	}
+	for _, p := range ds.Problems {
+		if p.Dataset != spec.Name || p.EntryPoint == "" || p.Description == "" || p.Reference == "" || p.Test == "" {
+			t.Errorf("%s: incomplete problem: %+v", p.ID, p)
+		}
+		if !strings.HasPrefix(p.Prompt, p.Context+p.Signature) {
+			t.Errorf("%s: Prompt does not start with Context+Signature", p.ID)
+		}
+		if !regexp.MustCompile(`^\s*def\s+`+p.EntryPoint+`\s*\(`).MatchString(p.Signature) || !strings.HasSuffix(p.Signature, ":") {
+			t.Errorf("%s: Signature %q is not the def line of %s", p.ID, p.Signature, p.EntryPoint)
+		}
+		if !strings.Contains(p.Reference, p.Signature) {
+			t.Errorf("%s: Reference lacks the signature", p.ID)
+		}
+		if !strings.Contains(p.Stub(), p.Signature) || !strings.HasSuffix(p.Stub(), "pass\n") {
+			t.Errorf("%s: bad stub %q", p.ID, p.Stub())
+		}
 	}
 }
 
 func TestHumanEvalFields(t *testing.T) {
-	ds := loadKnown(t, "humaneval")
+	dir := testutil.Fixtures(t)
+	ds := loadKnown(t, dir, "humaneval")
 	p := get(t, ds, "HumanEval/0")
-	row := rawRow(t, "humaneval", 0)
+	row := rawRow(t, dir, "humaneval", 0)
 	want := Problem{
 		ID:          "HumanEval/0",
 		Dataset:     "humaneval",
@@ -104,12 +125,26 @@ func TestHumanEvalFields(t *testing.T) {
 }
 
 func TestHumanEvalNoExamplesStubMatchesCodeT(t *testing.T) {
-	ds := loadKnown(t, "humaneval-noexamples")
+	testPrompts := testutil.Recorded + "/test-prompts.jsonl"
+	testutil.ForEachData(t, func(t *testing.T, d testutil.Data) {
+		want := 164
+		if !d.Full {
+			want = len(testutil.FixtureTasks[testPrompts])
+		}
+		checkStubsMatchCodeT(t, d.Dir, want)
+	}, "humaneval/HumanEval-noexamples.jsonl", testPrompts)
+}
+
+// checkStubsMatchCodeT compares the stubs of HumanEval-noexamples with
+// CodeT's test prompts in dir, which must cover want problems.
+func checkStubsMatchCodeT(t *testing.T, dir string, want int) {
+	t.Helper()
+	ds := loadKnown(t, dir, "humaneval-noexamples")
 	if p := get(t, ds, "HumanEval/0"); strings.Contains(p.Prompt, ">>>") || p.Description != "Check if in given list of numbers, are any two numbers closer to each other than\ngiven threshold." {
 		t.Errorf("HumanEval/0: Description %q", p.Description)
 	}
 	// CodeT's test prompts are the stub + "\n# check the correctness of NAME\nassert ".
-	f, err := os.Open(filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b", "test-prompts.jsonl"))
+	f, err := os.Open(filepath.Join(dir, filepath.FromSlash(testutil.Recorded), "test-prompts.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,13 +170,14 @@ func TestHumanEvalNoExamplesStubMatchesCodeT(t *testing.T) {
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if n != 164 {
-		t.Errorf("compared %d stubs, want 164", n)
+	if n != want {
+		t.Errorf("compared %d stubs, want %d", n, want)
 	}
 }
 
 func TestMBPPFields(t *testing.T) {
-	full := loadKnown(t, "mbpp")
+	dir := testutil.Fixtures(t)
+	full := loadKnown(t, dir, "mbpp")
 	p := get(t, full, "Mbpp/2")
 	want := Problem{
 		ID:          "Mbpp/2",
@@ -174,7 +210,7 @@ func TestMBPPFields(t *testing.T) {
 		// A class the test setup needs stays in the context.
 		{ds: full, id: "Mbpp/367", entry: "is_tree_balanced", setupIn: "root = Node(1)"},
 	}
-	san := loadKnown(t, "mbpp-sanitized")
+	san := loadKnown(t, dir, "mbpp-sanitized")
 	tests = append(tests, []struct {
 		ds                          *Dataset
 		id, entry, context, setupIn string
@@ -210,11 +246,11 @@ func TestMBPPFields(t *testing.T) {
 	}
 }
 
-// rawRow returns row i of a known JSONL dataset as strings.
-func rawRow(t *testing.T, name string, i int) map[string]string {
+// rawRow returns row i of a known JSONL dataset in dir as strings.
+func rawRow(t *testing.T, dir, name string, i int) map[string]string {
 	t.Helper()
 	spec, _ := Lookup(name)
-	data, err := readFile(spec.Path(testutil.DataDir(t)))
+	data, err := readFile(spec.Path(dir))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func mirror(t *testing.T, dir string) (*httptest.Server, *atomic.Int64) {
 }
 
 func TestFetchAll(t *testing.T) {
-	srv, hits := mirror(t, testutil.DataDir(t))
+	srv, hits := mirror(t, testutil.FullData(t, knownFiles()...))
 	f := &Fetcher{Client: srv.Client(), BaseURL: srv.URL + "/"}
 	dir := t.TempDir()
 	ctx := context.Background()
@@ -113,7 +113,7 @@ func TestFetchChecksumMismatch(t *testing.T) {
 }
 
 func TestFetchReplacesCorruptFile(t *testing.T) {
-	srv, _ := mirror(t, testutil.DataDir(t))
+	srv, _ := mirror(t, testutil.FullData(t, "mbpp/sanitized-mbpp.json"))
 	f := &Fetcher{Client: srv.Client(), BaseURL: srv.URL}
 	dir := t.TempDir()
 	spec, _ := Lookup("mbpp-sanitized")
@@ -156,7 +156,7 @@ func TestFetcherURL(t *testing.T) {
 
 func TestPinnedChecksumsMatchSharedData(t *testing.T) {
 	// The pins agree with the SHA256SUMS of the shared data mirror.
-	sums, err := os.ReadFile(filepath.Join(testutil.DataDir(t), "SHA256SUMS"))
+	sums, err := os.ReadFile(filepath.Join(testutil.FullData(t, "SHA256SUMS"), "SHA256SUMS"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 // heRow is a valid HumanEval-style row for the entry point f.
@@ -144,20 +146,23 @@ func TestLoadGenericAndGzip(t *testing.T) {
 }
 
 func TestLoadGzipKnown(t *testing.T) {
-	// The real HumanEval.jsonl.gz and its decompressed copy load the same.
-	ds := loadKnown(t, "humaneval")
-	data, err := readFile(ds.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain := writeFile(t, "HumanEval.jsonl", string(data))
-	ds2, err := LoadFile(context.Background(), "humaneval", plain)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(ds.Problems, ds2.Problems); diff != "" {
-		t.Errorf("gz vs plain (-gz +plain):\n%s", diff)
-	}
+	// HumanEval.jsonl.gz (the published file in the full data) and its
+	// decompressed copy load the same.
+	testutil.ForEachData(t, func(t *testing.T, d testutil.Data) {
+		ds := loadKnown(t, d.Dir, "humaneval")
+		data, err := readFile(ds.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := writeFile(t, "HumanEval.jsonl", string(data))
+		ds2, err := LoadFile(context.Background(), "humaneval", plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(ds.Problems, ds2.Problems); diff != "" {
+			t.Errorf("gz vs plain (-gz +plain):\n%s", diff)
+		}
+	}, "humaneval/HumanEval.jsonl.gz")
 }
 
 func TestLoadCancelled(t *testing.T) {
