@@ -16,24 +16,41 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
-func load(t *testing.T, name string) *dataset.Dataset {
+// load loads a known dataset from a data directory.
+func load(t *testing.T, dir, name string) *dataset.Dataset {
 	t.Helper()
-	ds, err := dataset.Load(context.Background(), testutil.DataDir(t), name)
+	ds, err := dataset.Load(context.Background(), dir, name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ds
 }
 
+// codes is the recorded CodeGen-16B samples file inside a data directory.
+const codes = testutil.Recorded + "/codes.jsonl"
+
 func TestCodeTCodesMapToNoExamples(t *testing.T) {
-	ds := load(t, "humaneval-noexamples")
-	path := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b", "codes.jsonl")
+	testutil.ForEachData(t, func(t *testing.T, d testutil.Data) {
+		tasks := 164
+		if !d.Full {
+			tasks = len(testutil.FixtureTasks[codes])
+		}
+		checkCodeTCodes(t, d.Dir, tasks)
+	}, "humaneval/HumanEval-noexamples.jsonl", codes)
+}
+
+// checkCodeTCodes reads the recorded samples in dir, 100 for each of tasks
+// problems, against HumanEval-noexamples.
+func checkCodeTCodes(t *testing.T, dir string, tasks int) {
+	t.Helper()
+	ds := load(t, dir, "humaneval-noexamples")
+	path := filepath.Join(dir, filepath.FromSlash(codes))
 	got, err := Read(context.Background(), path, ds)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 164*100 {
-		t.Fatalf("%d samples, want 16400", len(got))
+	if len(got) != tasks*100 {
+		t.Fatalf("%d samples, want %d", len(got), tasks*100)
 	}
 	perTask := map[string]int{}
 	for i, s := range got {
@@ -52,8 +69,8 @@ func TestCodeTCodesMapToNoExamples(t *testing.T) {
 			t.Fatalf("sample %d: program is not prompt + completion", i)
 		}
 	}
-	if len(perTask) != 164 {
-		t.Errorf("%d tasks, want 164", len(perTask))
+	if len(perTask) != tasks {
+		t.Errorf("%d tasks, want %d", len(perTask), tasks)
 	}
 	for id, n := range perTask {
 		if n != 100 {
@@ -69,9 +86,11 @@ func TestCodeTAgainstOriginalHumanEval(t *testing.T) {
 	// CodeT's prompts are HumanEval-noexamples prompts: against the original
 	// HumanEval only the problems whose docstrings had no examples match; the
 	// other rows' samples carry an error that says which dataset to use.
-	path := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b", "codes.jsonl")
-	noex := load(t, "humaneval-noexamples")
-	orig := load(t, "humaneval")
+	// Of the fixtures' problems, none has the same prompt in both.
+	dir := testutil.FullData(t, "humaneval/HumanEval.jsonl.gz", "humaneval/HumanEval-noexamples.jsonl", codes)
+	path := filepath.Join(dir, filepath.FromSlash(codes))
+	noex := load(t, dir, "humaneval-noexamples")
+	orig := load(t, dir, "humaneval")
 	same := 0
 	for _, p := range orig.Problems {
 		if q, _ := noex.Get(p.ID); q.Prompt == p.Prompt {
@@ -97,10 +116,10 @@ func TestCodeTAgainstOriginalHumanEval(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
-	ds := load(t, "humaneval")
+	ds := load(t, testutil.Fixtures(t), "humaneval")
 	p0, _ := ds.Get("HumanEval/0")
 	p1, _ := ds.Get("HumanEval/1")
-	mbpp := load(t, "mbpp-sanitized")
+	mbpp := load(t, testutil.Fixtures(t), "mbpp-sanitized")
 	m2, _ := mbpp.Get("Mbpp/2")
 	// A trimmed CodeT prompt still matches.
 	trimmed := strings.TrimSpace(p1.Prompt)
@@ -164,7 +183,7 @@ func TestFormats(t *testing.T) {
 }
 
 func TestBadLinesKeepTheRest(t *testing.T) {
-	ds := load(t, "humaneval")
+	ds := load(t, testutil.Fixtures(t), "humaneval")
 	content := `{"task_id": "HumanEval/0", "completion": "    return 1\n"}` + "\n" +
 		`{"task_id": "HumanEval/999", "completion": "    x\n"}` + "\n" +
 		`not json` + "\n" +
@@ -208,7 +227,7 @@ func TestBadLinesKeepTheRest(t *testing.T) {
 }
 
 func TestFileErrors(t *testing.T) {
-	ds := load(t, "humaneval")
+	ds := load(t, testutil.Fixtures(t), "humaneval")
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		path := filepath.Join(dir, name)
@@ -243,7 +262,7 @@ func TestFileErrors(t *testing.T) {
 }
 
 func TestGzip(t *testing.T) {
-	ds := load(t, "humaneval")
+	ds := load(t, testutil.Fixtures(t), "humaneval")
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	zw.Write([]byte(`{"task_id": "HumanEval/3", "completion": "    return 0\n"}` + "\n"))
@@ -256,7 +275,7 @@ func TestGzip(t *testing.T) {
 
 func TestLongLine(t *testing.T) {
 	// A line far longer than the reader's buffer.
-	ds := load(t, "humaneval")
+	ds := load(t, testutil.Fixtures(t), "humaneval")
 	body := strings.Repeat("    x = 1\n", 50000)
 	got, err := Parse(context.Background(), strings.NewReader(mustJSON(t, map[string]string{"task_id": "HumanEval/0", "completion": body})), "s.jsonl", ds)
 	if err != nil || len(got) != 1 || got[0].Completion != body {
