@@ -17,6 +17,7 @@ import (
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/store"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func openDB(t *testing.T, path string) *sql.DB {
@@ -200,7 +201,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 			}
 		})
 	}
-	wg.Wait()
+	testutil.Wait(t, &wg, 2*time.Minute, "the workers' requests")
 	close(errs)
 	for err := range errs {
 		t.Fatal(err)
@@ -337,7 +338,7 @@ func TestCacheSurvivesKilledWriter(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL, mid-run
 		t.Fatal(err)
 	}
-	<-done
+	testutil.Receive(t, done, time.Minute, "the killed helper process to exit")
 	if n := checkCacheFile(t, path, -1); n < 30 {
 		t.Errorf("cache holds %d rows after the kill, want at least the 30 seen before", n)
 	}

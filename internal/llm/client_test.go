@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -261,9 +262,9 @@ func TestCancelSlowResponse(t *testing.T) {
 		_, err := c.Generate(ctx, llm.Request{Purpose: llm.PurposeCode, Task: humanEval0})
 		errc <- err
 	}()
-	<-started
+	testutil.Receive(t, started, time.Minute, "the request to reach the server")
 	cancel()
-	err := <-errc
+	err := testutil.Receive(t, errc, time.Minute, "Generate to return after the cancel")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

@@ -15,9 +15,15 @@ import (
 
 // TestCompletionPromptsMatchRecordedData checks that the completion-style
 // prompts are exactly those the recorded CodeGen samples were generated
-// from, for all 164 problems.
+// from, for all 164 problems (the fixtures' few without the full data).
 func TestCompletionPromptsMatchRecordedData(t *testing.T) {
-	f, err := os.Open(filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b", "test-prompts.jsonl"))
+	testutil.ForEachData(t, checkCompletionPrompts, recordedFiles...)
+}
+
+// checkCompletionPrompts renders the prompts of the recorded problems in d
+// and compares them with the recorded ones.
+func checkCompletionPrompts(t *testing.T, d testutil.Data) {
+	f, err := os.Open(filepath.Join(d.Dir, filepath.FromSlash(testutil.Recorded), "test-prompts.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +42,7 @@ func TestCompletionPromptsMatchRecordedData(t *testing.T) {
 		recorded[row.TaskID] = row.Prompt
 	}
 	prompts := llm.DefaultPrompts()
-	for _, prob := range loadHumanEvalNoExamples(t) {
+	for _, prob := range recordedProblems(t, d) {
 		task := llm.TaskFrom(prob)
 		code, err := prompts.Render(llm.Request{Purpose: llm.PurposeCode, Task: task}, llm.StyleCompletion)
 		if err != nil {

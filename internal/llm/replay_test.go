@@ -15,24 +15,42 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
-// loadHumanEvalNoExamples loads the 164 problems the recorded samples were
-// generated for.
-func loadHumanEvalNoExamples(t *testing.T) []dataset.Problem {
+// recordedFiles lists the files the recorded-samples tests read.
+var recordedFiles = []string{"humaneval/HumanEval-noexamples.jsonl",
+	testutil.Recorded + "/codes.jsonl", testutil.Recorded + "/tests.jsonl", testutil.Recorded + "/test-prompts.jsonl"}
+
+// recordedProblems loads the problems the recorded samples in d were
+// generated for: all 164 of HumanEval-noexamples in the full data, those
+// the fixtures list in the fixtures.
+func recordedProblems(t *testing.T, d testutil.Data) []dataset.Problem {
 	t.Helper()
-	ds, err := dataset.Load(context.Background(), testutil.DataDir(t), "humaneval-noexamples")
+	ds, err := dataset.Load(context.Background(), d.Dir, "humaneval-noexamples")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds.Len() != 164 {
-		t.Fatalf("humaneval-noexamples has %d problems, want 164", ds.Len())
+	if d.Full {
+		if ds.Len() != 164 {
+			t.Fatalf("humaneval-noexamples has %d problems, want 164", ds.Len())
+		}
+		return ds.Problems
 	}
-	return ds.Problems
+	problems, err := ds.Select(testutil.FixtureTasks[testutil.Recorded+"/codes.jsonl"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return problems
 }
 
 func readCodeT(t *testing.T, path string) map[string][]string { return testutil.CodeTRows(t, path) }
 
 func TestReplayRecordedHumanEval(t *testing.T) {
-	dir := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b")
+	testutil.ForEachData(t, checkReplayRecorded, recordedFiles...)
+}
+
+// checkReplayRecorded replays the recorded samples in d and compares them
+// with the file's rows.
+func checkReplayRecorded(t *testing.T, d testutil.Data) {
+	dir := filepath.Join(d.Dir, filepath.FromSlash(testutil.Recorded))
 	p, err := llm.OpenString("replay:"+dir, llm.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +58,7 @@ func TestReplayRecordedHumanEval(t *testing.T) {
 	codes := readCodeT(t, filepath.Join(dir, "codes.jsonl"))
 	tests := readCodeT(t, filepath.Join(dir, "tests.jsonl"))
 	ctx := context.Background()
-	for _, prob := range loadHumanEvalNoExamples(t) {
+	for _, prob := range recordedProblems(t, d) {
 		task := llm.TaskFrom(prob)
 		testPrompt := prob.Prompt + "    pass\n\n# check the correctness of " + prob.EntryPoint + "\nassert "
 		for _, c := range []struct {
@@ -69,9 +87,15 @@ func TestReplayRecordedHumanEval(t *testing.T) {
 }
 
 func TestReplayWithoutTestPromptsFile(t *testing.T) {
+	testutil.ForEachData(t, checkReplayWithoutTestPrompts, recordedFiles...)
+}
+
+// checkReplayWithoutTestPrompts replays the recorded samples in d without
+// their test-prompts.jsonl.
+func checkReplayWithoutTestPrompts(t *testing.T, d testutil.Data) {
 	// Without test-prompts.jsonl, tests are found under the rendered
 	// completion-style test prompt, which is exactly CodeT's.
-	src := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b")
+	src := filepath.Join(d.Dir, filepath.FromSlash(testutil.Recorded))
 	dir := t.TempDir()
 	for _, f := range []string{"codes.jsonl", "tests.jsonl"} {
 		b, err := os.ReadFile(filepath.Join(src, f))
@@ -86,7 +110,7 @@ func TestReplayWithoutTestPromptsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, prob := range loadHumanEvalNoExamples(t) {
+	for _, prob := range recordedProblems(t, d) {
 		g, err := p.Generate(context.Background(), llm.Request{Purpose: llm.PurposeTests, Task: llm.TaskFrom(prob), Params: llm.Params{N: 5}})
 		if err != nil {
 			t.Fatalf("%s: %v", prob.ID, err)
@@ -205,7 +229,13 @@ func TestOpenReplayErrors(t *testing.T) {
 // server that returns the recorded samples produces the same generations as
 // replay: the prompts it renders are exactly the recorded ones.
 func TestLiveMatchesReplay(t *testing.T) {
-	dir := filepath.Join(testutil.DataDir(t), "samples", "humaneval-codegen16b")
+	testutil.ForEachData(t, checkLiveMatchesReplay, recordedFiles...)
+}
+
+// checkLiveMatchesReplay compares a live client with replay on the first
+// (up to) 20 problems of the recorded samples in d.
+func checkLiveMatchesReplay(t *testing.T, d testutil.Data) {
+	dir := filepath.Join(d.Dir, filepath.FromSlash(testutil.Recorded))
 	byPrompt := readCodeT(t, filepath.Join(dir, "codes.jsonl"))
 	for prompt, samples := range readCodeT(t, filepath.Join(dir, "tests.jsonl")) {
 		byPrompt[prompt] = samples
@@ -217,8 +247,9 @@ func TestLiveMatchesReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	problems := loadHumanEvalNoExamples(t)
-	for _, prob := range problems[:20] {
+	problems := recordedProblems(t, d)
+	problems = problems[:min(20, len(problems))]
+	for _, prob := range problems {
 		for _, purpose := range []llm.Purpose{llm.PurposeCode, llm.PurposeTests} {
 			req := llm.Request{Purpose: purpose, Task: llm.TaskFrom(prob), Params: llm.Params{N: 100, Temperature: 0.8, TopP: 0.95}}
 			want, err := replay.Generate(ctx, req)
@@ -237,7 +268,7 @@ func TestLiveMatchesReplay(t *testing.T) {
 			}
 		}
 	}
-	if n := srv.Count("completions"); n != 40 {
-		t.Errorf("%d completions calls, want 40", n)
+	if n := srv.Count("completions"); n != 2*len(problems) {
+		t.Errorf("%d completions calls, want %d", n, 2*len(problems))
 	}
 }
