@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 // reruns of a looping call, and the simulated user's answers.
 func TestPrepareHumanEval0(t *testing.T) {
 	ctx := context.Background()
-	ds, err := dataset.Load(ctx, testutil.DataDir(t), "humaneval-noexamples")
+	ds, err := dataset.Load(ctx, testutil.Fixtures(t), "humaneval-noexamples")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,19 +16,27 @@ import (
 func codetRows(t *testing.T, path string) map[string][]string { return testutil.CodeTRows(t, path) }
 
 // TestRecordedSamples extracts every recorded CodeGen-16B sample of
-// HumanEval-noexamples: no sample may make extraction fail, every piece is
-// counted once, and every candidate defines the entry point.
+// HumanEval-noexamples (those of the fixtures' few problems, and all 32,800
+// of the full data when present): no sample may make extraction fail, every
+// piece is counted once, and every candidate defines the entry point.
 func TestRecordedSamples(t *testing.T) {
-	if testing.Short() {
-		t.Skip("extracts 32,800 recorded samples")
-	}
-	data := testutil.DataDir(t)
+	testutil.ForEachData(t, func(t *testing.T, d testutil.Data) {
+		if d.Full && testing.Short() {
+			t.Skip("extracts 32,800 recorded samples")
+		}
+		checkRecordedSamples(t, d)
+	}, "humaneval/HumanEval-noexamples.jsonl", testutil.Recorded+"/codes.jsonl", testutil.Recorded+"/tests.jsonl", testutil.Recorded+"/test-prompts.jsonl")
+}
+
+// checkRecordedSamples extracts the recorded samples in d, for every
+// problem that has them: all of them in the full data.
+func checkRecordedSamples(t *testing.T, d testutil.Data) {
 	ctx := context.Background()
-	ds, err := dataset.Load(ctx, data, "humaneval-noexamples")
+	ds, err := dataset.Load(ctx, d.Dir, "humaneval-noexamples")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(data, "samples", "humaneval-codegen16b")
+	dir := filepath.Join(d.Dir, filepath.FromSlash(testutil.Recorded))
 	codes := codetRows(t, filepath.Join(dir, "codes.jsonl"))
 	tests := codetRows(t, filepath.Join(dir, "tests.jsonl"))
 	testPrompts := map[string]string{} // task id → the prompt its tests continue
@@ -46,7 +54,17 @@ func TestRecordedSamples(t *testing.T) {
 		}
 		testPrompts[row.TaskID] = row.Prompt
 	}
-	results := make([][2]Stats, len(ds.Problems))
+	// The fixtures hold samples of some of their problems only.
+	var problems []dataset.Problem
+	for _, p := range ds.Problems {
+		if _, ok := testPrompts[p.ID]; ok {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) == 0 || len(problems) != len(testPrompts) || d.Full && len(problems) != ds.Len() {
+		t.Fatalf("%d problems have recorded samples, %d test prompts", len(problems), len(testPrompts))
+	}
+	results := make([][2]Stats, len(problems))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range 2 {
@@ -54,12 +72,12 @@ func TestRecordedSamples(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				p := ds.Problems[i]
+				p := problems[i]
 				results[i] = checkRecorded(t, p, codes[p.Prompt], tests[testPrompts[p.ID]])
 			}
 		}()
 	}
-	for i := range ds.Problems {
+	for i := range problems {
 		next <- i
 	}
 	close(next)

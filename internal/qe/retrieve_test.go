@@ -97,7 +97,7 @@ func TestAlphaWeighsFields(t *testing.T) {
 }
 
 func TestLoadCQE(t *testing.T) {
-	dir := filepath.Join(testutil.DataDir(t), "cqe")
+	dir := filepath.Join(testutil.FullData(t, "cqe/heval-codestral-22b.jsonl", "cqe/mbpp-codestral-22b.jsonl"), "cqe")
 	for _, c := range []struct {
 		file, dataset, firstID string
 		tasks, pairs, pairs10  int

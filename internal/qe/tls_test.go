@@ -25,7 +25,8 @@ func TestTLSLexical(t *testing.T) {
 // TestScoresAreDeterministic guards against map-order float sums: equal
 // inputs must give bit-identical scores, or tied scores reorder between runs.
 func TestScoresAreDeterministic(t *testing.T) {
-	test, err := LoadCQE(filepath.Join(testutil.DataDir(t), "cqe", "heval-codestral-22b.jsonl"), CQEOptions{MaxSolutions: 10})
+	// The CQE files have no stated licence, so no fixture holds their rows.
+	test, err := LoadCQE(filepath.Join(testutil.FullData(t, "cqe/heval-codestral-22b.jsonl"), "cqe", "heval-codestral-22b.jsonl"), CQEOptions{MaxSolutions: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
