@@ -23,7 +23,7 @@ func checkFile(t *testing.T, lines []string) (map[string]any, []map[string]any, 
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
 	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,2", timeout: 2 * time.Second, json: true, quiet: true}
 	var stdout, stderr bytes.Buffer
 	if err := runCheck(context.Background(), g, o, &stdout, &stderr); err != nil {

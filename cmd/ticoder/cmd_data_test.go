@@ -31,7 +31,12 @@ func runRoot(t *testing.T, args ...string) (string, error) {
 }
 
 func TestDataFetchListVerify(t *testing.T) {
-	srv := httptest.NewServer(http.FileServer(http.Dir(testutil.DataDir(t))))
+	// The mirror serves the published files, which match the pinned checksums.
+	var files []string
+	for _, spec := range dataset.Known() {
+		files = append(files, spec.File)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(testutil.FullData(t, files...))))
 	defer srv.Close()
 	dir := t.TempDir()
 

@@ -17,7 +17,7 @@ func evalTestOptions(t *testing.T, out string) *evalOptions {
 	t.Helper()
 	return &evalOptions{
 		dataset:      "humaneval-noexamples",
-		model:        "replay:" + filepath.Join(testutil.DataDir(t), recorded),
+		model:        "replay:" + filepath.Join(testutil.Fixtures(t), recorded),
 		modes:        []string{"passfail", "output"},
 		selectors:    []string{"discr", "infogain"},
 		rankers:      []string{"passing"},

@@ -52,9 +52,11 @@ func genTestOptions(t *testing.T, model string) genOptions {
 	}
 }
 
+// genGlobals returns global options with a fresh cache and the test
+// fixtures, which hold the recorded samples of the problems used here.
 func genGlobals(t *testing.T) *globalOptions {
 	t.Helper()
-	return &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
+	return &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
 }
 
 func readRows(t *testing.T, path string) []genRow {
@@ -273,7 +275,7 @@ func TestGenUsageErrors(t *testing.T) {
 }
 
 func TestGenCommandFlags(t *testing.T) {
-	data := testutil.DataDir(t)
+	data := testutil.Fixtures(t)
 	out := filepath.Join(t.TempDir(), "gen.jsonl")
 	root := newRootCommand()
 	var stderr bytes.Buffer

@@ -18,14 +18,30 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
+// cqeFile returns a CQE file of the full data. Those files state no
+// licence, so no fixture holds their rows: the test skips without them.
 func cqeFile(t *testing.T, name string) string {
 	t.Helper()
-	return filepath.Join(testutil.DataDir(t), "cqe", name)
+	return filepath.Join(testutil.FullData(t, "cqe/"+name), "cqe", name)
+}
+
+// toyCQE writes a CQE file of one made-up problem with a right and a wrong
+// solution.
+func toyCQE(t *testing.T) string {
+	t.Helper()
+	row := map[string]any{"task_id": "1", "prompt": "def double(x):\n    \"\"\"Return x doubled.\"\"\"\n",
+		"solution": "    return 2 * x\n", "no_of_codes": 2, "results": []int{1, 0},
+		"code_1": "def double(x):\n    return x + x", "code_2": "def double(x):\n    return x * x"}
+	path := filepath.Join(t.TempDir(), "toy.jsonl")
+	if err := os.WriteFile(path, []byte(jsonLine(t, row)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func TestQEEvalTable(t *testing.T) {
 	dir := t.TempDir()
-	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
 	o := &qeEvalOptions{
 		qeOptions: qeOptions{estimators: []string{"els", "tls", "knn"}, ks: []string{"2"}, alphas: []string{"ps"},
 			embedder: "lexical", weighting: "tfidf", maxSolutions: 10, quiet: true, train: cqeFile(t, "mbpp-codestral-22b.jsonl")},
@@ -72,14 +88,14 @@ func TestQEEvalTable(t *testing.T) {
 }
 
 func TestQEEvalUsageErrors(t *testing.T) {
-	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
 	for _, c := range []struct {
 		name string
 		o    qeEvalOptions
 		msg  string
 	}{
 		{"knn without train", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"knn"}, ks: []string{"2"}, alphas: []string{"ps"}}, test: "x"}, "need --train"},
-		{"icl without model", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"zs"}, ks: []string{"2"}, alphas: []string{"ps"}, embedder: "lexical", weighting: "bm25"}, test: cqeFile(t, "heval-codestral-22b.jsonl")}, "--model"},
+		{"icl without model", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"zs"}, ks: []string{"2"}, alphas: []string{"ps"}, embedder: "lexical", weighting: "bm25"}, test: toyCQE(t)}, "--model"},
 		{"bad k", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"0"}, alphas: []string{"ps"}}, test: "x"}, "--k"},
 		{"bad alpha", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"1"}, alphas: []string{"2"}}, test: "x"}, "--alpha"},
 		{"dev-frac NaN", qeEvalOptions{qeOptions: qeOptions{estimators: []string{"els"}, ks: []string{"1"}, alphas: []string{"ps"}}, test: "x", devFrac: math.NaN()}, "--dev-frac"},
@@ -105,7 +121,7 @@ func TestQEScoreCheckAndPool(t *testing.T) {
 		t.Skip("starts sandboxed workers")
 	}
 	dir := t.TempDir()
-	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
 	correct := "    return [x for x in strings if substring in x]\n"
 	lines := []string{
 		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return strings\n"}),
@@ -198,7 +214,7 @@ func TestQEEvalJudgeAgainstFakeServer(t *testing.T) {
 		}
 		return llmtest.Reply{Top: []llmtest.Logprob{{Token: "No", Logprob: -0.2}, {Token: " yes", Logprob: -1.7}}}
 	}})
-	g := &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(dir, "cache.db")}
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
 	o := &qeEvalOptions{
 		qeOptions: qeOptions{estimators: []string{"zs", "icl"}, ks: []string{"1"}, alphas: []string{"ps"},
 			embedder: "lexical", weighting: "bm25", model: "vllm:judge@" + srv.URL, style: "chat", maxSolutions: 10, json: true,

@@ -18,10 +18,11 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
-// runGlobals returns global options with a fresh cache and the shared data.
+// runGlobals returns global options with a fresh cache and the test
+// fixtures as the data directory.
 func runGlobals(t *testing.T) *globalOptions {
 	t.Helper()
-	return &globalOptions{dataDir: testutil.DataDir(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
+	return &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
 }
 
 // runDefaults returns run options with the flags' defaults.
