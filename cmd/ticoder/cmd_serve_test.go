@@ -4,10 +4,32 @@ import (
 	"bytes"
 	"context"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
+
+// syncBuffer is a bytes.Buffer that a server goroutine may write while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
 
 // TestServe starts the server on a free port, runs a demo session through
 // the API client and stops it as Ctrl-C would.
@@ -17,14 +39,17 @@ func TestServe(t *testing.T) {
 	urls := make(chan string, 1)
 	o := &serveOptions{addr: "127.0.0.1:0", demo: true, ready: func(u string) { urls <- u }}
 	o.flags = runDefaults(t).flags
-	var errw bytes.Buffer
+	g := runGlobals(t) // here: t.Fatal ends only the test's own goroutine
+	var errw syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- runServe(ctx, runGlobals(t), o, &errw) }()
+	go func() { done <- runServe(ctx, g, o, &errw) }()
 	var url string
 	select {
 	case url = <-urls:
 	case err := <-done:
 		t.Fatalf("serve stopped: %v\n%s", err, errw.String())
+	case <-time.After(time.Minute):
+		t.Fatalf("serve did not start listening in a minute:\n%s", errw.String())
 	}
 	c := api.NewClient(url, nil)
 	info, err := c.Info(ctx)
@@ -36,7 +61,7 @@ func TestServe(t *testing.T) {
 		t.Fatalf("create: %+v, %v", s, err)
 	}
 	cancel()
-	if err := <-done; err != nil {
+	if err := testutil.Receive(t, done, time.Minute, "serve to stop after Ctrl-C"); err != nil {
 		t.Errorf("serve after Ctrl-C: %v", err)
 	}
 	if !strings.Contains(errw.String(), "serving on "+url) {
