@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
 	"os"
 	"strings"
@@ -115,6 +116,10 @@ func TestPlainConversation(t *testing.T) {
 		outW.Close()
 		done <- ret{res, err}
 	}()
+	// The whole conversation has a deadline: past it, reads of the output
+	// fail and the test says where it stood.
+	deadline := time.AfterFunc(2*time.Minute, func() { outR.CloseWithError(errors.New("no end to the conversation in 2 minutes")) })
+	defer deadline.Stop()
 	out := bufio.NewReader(outR)
 	var transcript strings.Builder
 	// readUntil reads output until it ends with suffix.
@@ -124,7 +129,7 @@ func TestPlainConversation(t *testing.T) {
 		for !strings.HasSuffix(b.String(), suffix) {
 			r, _, err := out.ReadRune()
 			if err != nil {
-				t.Fatalf("output ended before %q:\n%s%s", suffix, transcript.String(), b.String())
+				t.Fatalf("output ended before %q (%v):\n%s%s", suffix, err, transcript.String(), b.String())
 			}
 			b.WriteRune(r)
 		}
@@ -184,7 +189,7 @@ func TestPlainConversation(t *testing.T) {
 		chunk = readUntil("\n> ")
 	}
 	send("")
-	r := <-done
+	r := testutil.Receive(t, done, time.Minute, "RunPlain to return after the last answer")
 	if r.err != nil {
 		t.Fatal(r.err)
 	}
