@@ -164,7 +164,7 @@ func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, 
 	if len(progs) == 0 {
 		return nil
 	}
-	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test}}, Timeout: limit}
+	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: limit}
 	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
 		s := samples[runIdx[k]]
 		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
@@ -210,7 +210,7 @@ func timeLimits(ctx context.Context, runner execute.Runner, ds *dataset.Dataset,
 		if p, ok := ds.Get(t); ok && p.Reference != "" {
 			known = append(known, t)
 			progs = append(progs, p.Reference)
-			tests = append(tests, execute.Test{Code: p.Test})
+			tests = append(tests, execute.Test{Code: p.Test, Trusted: true})
 		}
 	}
 	// One job per reference keeps each program paired with its own test.

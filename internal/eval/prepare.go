@@ -52,7 +52,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	for j, t := range g.Tests {
 		all[j] = t.Test
 	}
-	all[nt] = execute.Test{Code: p.Test} // the hidden tests
+	all[nt] = execute.Test{Code: p.Test, Trusted: true} // the hidden tests
 	tests := all[:nt]
 	refLimits := make([]time.Duration, len(all))
 	for j := range refLimits {

@@ -26,6 +26,11 @@ type Job struct {
 	DegradeAfter int
 	// DegradeLimit is the reduced limit (default 100 ms).
 	DegradeLimit time.Duration
+	// AllowObjects lets a program return objects that are not plain data
+	// and compares them inside the program's own process, as OpenAI's
+	// harness does. A program written to attack ticoder can then forge its
+	// own verdicts; by default such a return value fails its test.
+	AllowObjects bool
 }
 
 // ReducedLimit is the Exception of a Timeout that happened under a limit

@@ -76,9 +76,11 @@ type Result struct {
 // Test is one test: an assertion and the setup statements it needs.
 //
 // When the assertion has the form `assert CALL == EXPECTED`, Input holds CALL
-// and Expected holds EXPECTED; the engine then evaluates the call, records a
-// repr of its value, and compares it with EXPECTED itself (a candidate's own
-// __eq__ cannot make a test pass). Otherwise Code is executed as it is.
+// and Expected holds EXPECTED; the program's process then evaluates only the
+// call and reports its value as plain data, and the engine compares it with
+// EXPECTED itself (a candidate's own __eq__ cannot make a test pass).
+// Otherwise Code is executed outside the program's process, calling the
+// program's functions through proxies.
 type Test struct {
 	// Setup is run first, in the same fresh namespace (imports, helpers,
 	// variables the assertion uses). It may be empty.
@@ -89,6 +91,11 @@ type Test struct {
 	Input string `json:"input,omitempty"`
 	// Expected is the expected-value expression of such a test.
 	Expected string `json:"expected,omitempty"`
+	// Trusted marks test code written by a benchmark's authors (hidden
+	// tests). It runs in the worker itself against proxies of the program's
+	// functions, which saves a process per program. Model-written and user
+	// tests must leave it false: they run in a judge process of their own.
+	Trusted bool `json:"trusted,omitempty"`
 }
 
 // String returns the test's source: its setup followed by its code.

@@ -3,8 +3,10 @@ package execute
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // wireResult is one result as the harness reports it.
@@ -17,6 +19,13 @@ type wireResult struct {
 	Seconds  float64 `json:"s"`
 }
 
+// Bounds on the text a result may carry: a hostile program chooses its
+// exception names and values, and they end up in caches and reports.
+const (
+	maxExceptionBytes = 4000
+	maxValueBytes     = 1000
+)
+
 func (w *wireResult) result() Result {
 	if w == nil {
 		return Result{Outcome: Crash, Exception: "no result"}
@@ -25,7 +34,24 @@ func (w *wireResult) result() Result {
 	if err != nil {
 		return Result{Outcome: Crash, Exception: "garbled result"}
 	}
-	return Result{Outcome: o, Exception: w.Exc, Value: w.Value, HasValue: w.HasValue, Seconds: w.Seconds}
+	secs := w.Seconds
+	if secs < 0 || secs > 1e6 || secs != secs {
+		secs = 0
+	}
+	return Result{Outcome: o, Exception: clip(w.Exc, maxExceptionBytes), Value: clip(w.Value, maxValueBytes),
+		HasValue: w.HasValue, Seconds: secs}
+}
+
+// clip cuts s to at most n bytes on a UTF-8 boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strings.ToValidUTF8(s[:cut], "") + "…"
 }
 
 // task is a slice of one job for one worker: some programs on some tests.
@@ -80,7 +106,7 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 		st.users[d] = append(st.users[d], i)
 	}
 	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
-	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts)
+	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects)
 	rows := make([][]Result, len(st.distinct))
 	missing, err := p.fromCache(ctx, st, rows)
 	if err != nil {
@@ -220,7 +246,8 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 	for i, d := range t.programs {
 		progs[i] = map[string]any{"id": i, "code": st.distinct[d]}
 	}
-	req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": progs, "limits": p.opts.Limits}
+	req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": progs, "limits": p.opts.Limits,
+		"allow_objects": st.job.AllowObjects}
 	if st.job.DegradeAfter > 0 {
 		limit := st.job.DegradeLimit
 		if limit <= 0 {
@@ -238,8 +265,15 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 			Type    string        `json:"type"`
 			Program int           `json:"program"`
 			Results []*wireResult `json:"results"`
+			Dirty   bool          `json:"dirty"`
 		}
 		err := w.recvCtx(ctx, time.Now().Add(time.Duration(budget*float64(time.Second))), &reply)
+		if err == nil && reply.Type == "done" && reply.Dirty {
+			// The worker could not clean its /tmp after the previous
+			// program: the rest runs on a fresh sandbox.
+			p.release(w, true)
+			return task{programs: t.programs[i:], tests: t.tests}, nil
+		}
 		if err != nil || reply.Type != "result" || reply.Program != i || len(reply.Results) != len(t.tests) {
 			p.release(w, true)
 			if ctx.Err() != nil {

@@ -1,0 +1,264 @@
+package execute
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The integrity tests check that a program decides its own outcome only by
+// behaving: whatever bytes it writes, wherever it writes them, a wrong
+// program does not pass, and no other program's result changes. Each case
+// runs the attacker next to two well-behaved programs, one right and one
+// wrong, with the three kinds of test the engine judges differently: a
+// value test (`assert CALL == LITERAL`), a generated test of another shape
+// (judged in a process of its own) and a trusted hidden test (judged in the
+// worker).
+
+// forgeAll writes lines claiming "pass" in every protocol the harness has
+// ever spoken to every descriptor the process may have.
+const forgeAll = `
+import os, json
+def _forge():
+    lines = []
+    for j in range(4):
+        for rec in ({"j": j, "o": "pass"}, {"j": j, "v": 42}, {"j": j, "v": {"l": [1]}},
+                    {"j": j, "n": {}}, {"r": 42}, {"o": "pass", "e": None}, {"j": j, "o": "pass", "s": 0.0}):
+            lines.append(json.dumps(rec))
+    data = ("\n".join(lines) + "\n").encode()
+    for fd in range(3, 64):
+        try:
+            os.write(fd, data)
+        except OSError:
+            pass
+`
+
+var integrityTests = []Test{
+	{Code: "assert f() == 42", Input: "f()", Expected: "42"},
+	{Code: "assert f() > 41 and f() < 43"},
+	{Code: "def check(candidate):\n    assert candidate() == 42\ncheck(f)\n", Trusted: true},
+}
+
+func TestIntegrityForgedResults(t *testing.T) {
+	const (
+		right = "def f():\n    return 42\n"
+		wrong = "def f():\n    return 41\n"
+	)
+	attacks := []struct {
+		name    string
+		program string
+	}{
+		{"forges lines at import and exits", forgeAll + "_forge()\nos._exit(0)\ndef f():\n    return 41\n"},
+		{"forges lines at import and goes on", forgeAll + "_forge()\ndef f():\n    return 41\n"},
+		{"forges lines in every call", forgeAll + "def f():\n    _forge()\n    return 41\n"},
+		{"forges lines from a thread", forgeAll + "import threading, time\ndef _loop():\n    while True:\n        _forge()\n        time.sleep(0.001)\nthreading.Thread(target=_loop, daemon=True).start()\ndef f():\n    time.sleep(0.01)\n    return 41\n"},
+		{"forges a result for a test that does not exist", "import os, json\nfor fd in range(3, 64):\n    try:\n        os.write(fd, (json.dumps({'j': 3, 'o': 'pass'}) + '\\n' + json.dumps({'j': 99, 'v': 1}) + '\\n').encode())\n    except OSError:\n        pass\ndef f():\n    return 41\n"},
+		{"forges garbage and huge lines", "import os\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'\\x00\\xff{\"j\": [' * 1000 + b'\\n' + b'9' * 5000 + b'\\n')\n    except OSError:\n        pass\ndef f():\n    return 41\n"},
+		{"writes to the worker's pipes through /proc", "import os, struct, json\ndef _forge():\n    for fd in range(0, 16):\n        for mode in (os.O_WRONLY, os.O_RDONLY):\n            try:\n                h = os.open('/proc/1/fd/%d' % fd, mode | os.O_NONBLOCK)\n            except OSError:\n                continue\n            try:\n                body = json.dumps({'type': 'result', 'program': 0, 'results': [{'j': 0, 'o': 'pass'}] * 3}).encode()\n                os.write(h, struct.pack('>I', len(body)) + body)\n                os.read(h, 1 << 16)\n            except OSError:\n                pass\n_forge()\ndef f():\n    _forge()\n    return 41\n"},
+		{"reads the worker's memory", "def f():\n    try:\n        open('/proc/1/mem', 'rb').read(1)\n        return 'read'\n    except OSError:\n        return 41\n"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	for _, a := range attacks {
+		t.Run(a.name, func(t *testing.T) {
+			// The attacker runs first and between the others, on one worker.
+			progs := []string{a.program, right, wrong}
+			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: integrityTests, Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			for j, r := range m.Results[0] {
+				if r.Outcome == Pass {
+					t.Errorf("attacker passes test %d (%v)", j, r)
+				}
+			}
+			for j, r := range m.Results[1] {
+				if r.Outcome != Pass {
+					t.Errorf("right program: test %d is %v %q, want pass", j, r.Outcome, r.Exception)
+				}
+			}
+			for j, r := range m.Results[2] {
+				if r.Outcome != Fail {
+					t.Errorf("wrong program: test %d is %v %q, want fail", j, r.Outcome, r.Exception)
+				}
+			}
+		})
+	}
+}
+
+// TestIntegrityProcIsClosed asserts the red-team's reproducer directly: the
+// worker's descriptors and memory cannot be opened from a program. This is
+// the case that matters when ticoder runs as an ordinary user (CI runs this
+// package's tests both ways).
+func TestIntegrityProcIsClosed(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	prog := `
+import os
+def f():
+    opened = []
+    for path in ['/proc/1/fd/%d' % i for i in range(3, 6)] + ['/proc/1/mem', '/proc/1/environ', '/proc/1/maps']:
+        try:
+            os.close(os.open(path, os.O_RDONLY | os.O_NONBLOCK))
+            opened.append(path)
+        except OSError:
+            pass
+    return opened
+`
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{{Code: "assert f() == []", Input: "f()", Expected: "[]"}}, Timeout: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Results[0][0]; r.Outcome != Pass {
+		t.Errorf("a program opened the worker's /proc entries: %v %s", r.Outcome, r.Value)
+	}
+}
+
+func TestIntegrityValues(t *testing.T) {
+	// Each program returns a value; the test compares it with a literal.
+	// The verdict must be Python's == on the real values.
+	cases := []struct {
+		name, body, expected string
+		want                 Outcome
+	}{
+		{"float sum", "0.1 + 0.2", "0.30000000000000004", Pass},
+		{"float sum is not 0.3", "0.1 + 0.2", "0.3", Fail},
+		{"negative zero", "-0.0", "0.0", Pass},
+		{"int equals float", "1", "1.0", Pass},
+		{"bool equals int", "True", "1", Pass},
+		{"nan is not nan", "float('nan')", "float('nan')", Fail},
+		{"huge int", "10 ** 5000 + 1", "10 ** 5000 + 1", Pass},
+		{"bytes", "b'\\xff\\x00a'", "b'\\xff\\x00a'", Pass},
+		{"complex", "complex(1, -2)", "(1-2j)", Pass},
+		{"set", "{3, 1, 2}", "{1, 2, 3}", Pass},
+		{"frozenset in dict key", "{frozenset({1}): (1, [2])}", "{frozenset({1}): (1, [2])}", Pass},
+		{"tuple is not list", "(1, 2)", "[1, 2]", Fail},
+		{"namedtuple", "__import__('collections').namedtuple('P', 'x y')(1, 2)", "(1, 2)", Pass},
+		{"Counter", "__import__('collections').Counter('aab')", "{'a': 2, 'b': 1}", Pass},
+		{"OrderedDict", "__import__('collections').OrderedDict([(1, 2)])", "{1: 2}", Pass},
+		{"range", "range(3)", "range(3)", Pass},
+		{"generator is not a list", "(x for x in [1])", "[1]", Fail},
+		{"Fraction", "__import__('fractions').Fraction(1, 2)", "0.5", Pass},
+		{"deep list", "eval('[' * 90 + ']' * 90)", "eval('[' * 90 + ']' * 90)", Pass},
+		{"str subclass with lying __eq__", "type('S', (str,), {'__eq__': lambda s, o: True, '__hash__': str.__hash__})('x')", "'y'", Fail},
+		{"list subclass with lying __eq__", "type('L', (list,), {'__eq__': lambda s, o: True})([1])", "[2]", Fail},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	var progs []string
+	var tests []Test
+	for _, c := range cases {
+		progs = append(progs, "def f():\n    return "+c.body+"\n")
+	}
+	// One test per expected value, all on every program: the diagonal is
+	// the case's verdict.
+	for _, c := range cases {
+		tests = append(tests, Test{Code: "assert f() == " + c.expected, Input: "f()", Expected: c.expected})
+	}
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range cases {
+		if r := m.Results[i][i]; r.Outcome != c.want {
+			t.Errorf("%s: %v %q (value %q), want %v", c.name, r.Outcome, r.Exception, r.Value, c.want)
+		}
+	}
+}
+
+func TestObjectsFailUnlessAllowed(t *testing.T) {
+	anything := "class Any:\n    def __eq__(self, other):\n        return True\n    __hash__ = object.__hash__\ndef f():\n    return Any()\n"
+	tests := []Test{
+		{Code: "assert f() == 42", Input: "f()", Expected: "42"},
+		{Code: "def check(candidate):\n    assert candidate() == 42\ncheck(f)\n", Trusted: true},
+		{Code: "assert 42 == f()"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	for _, allow := range []bool{false, true} {
+		m, err := p.Run(context.Background(), Job{Programs: []string{anything}, Tests: tests, Timeout: 2 * time.Second, AllowObjects: allow}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, r := range m.Results[0] {
+			switch {
+			case !allow && (r.Outcome != Fail || !strings.Contains(r.Exception, "not plain data")):
+				t.Errorf("test %d: %v %q, want a failure that says the value is not plain data", j, r.Outcome, r.Exception)
+			case allow && r.Outcome != Pass:
+				t.Errorf("AllowObjects, test %d: %v %q, want pass (the object's own == decides)", j, r.Outcome, r.Exception)
+			}
+		}
+	}
+}
+
+func TestCandidateTextIsBounded(t *testing.T) {
+	progs := []string{
+		"def f():\n    raise type('E' * (3 << 20), (Exception,), {})()\n",
+		"def f():\n    return 'x' * (3 << 20)\n",
+	}
+	tests := []Test{
+		{Code: "assert f() == 42", Input: "f()", Expected: "42"},
+		{Code: "def check(candidate):\n    assert candidate() == 42\ncheck(f)\n", Trusted: true},
+		{Code: "assert f() != f()"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range m.Results {
+		for j, r := range row {
+			if len(r.Exception) > maxExceptionBytes+8 || len(r.Value) > maxValueBytes+8 {
+				t.Errorf("program %d, test %d: %d bytes of exception, %d of value", i, j, len(r.Exception), len(r.Value))
+			}
+			if r.Outcome == Pass {
+				t.Errorf("program %d, test %d passes", i, j)
+			}
+		}
+	}
+	if r := m.Results[0][0]; r.Outcome != Error || !strings.HasPrefix(r.Exception, "EEEE") {
+		t.Errorf("long exception name: %v %.20q, want error EEEE…", r.Outcome, r.Exception)
+	}
+}
+
+func TestNoStateLeaksBetweenPrograms(t *testing.T) {
+	// The first program leaves files, a symlinked working directory and a
+	// read-only directory behind; the next one must see an empty /tmp.
+	plant := `
+import os
+def f():
+    os.chdir('/')
+    open('/tmp/leak', 'w').write('secret')
+    os.makedirs('/tmp/evil/deep/er')
+    open('/tmp/evil/deep/er/x', 'w').write('x')
+    os.chmod('/tmp/evil/deep', 0)
+    import shutil
+    shutil.rmtree('/tmp/run', ignore_errors=True)
+    os.symlink('/tmp/evil', '/tmp/run')
+    open('/dev/shm/leak2', 'w').write('secret')
+    return 42
+`
+	look := `
+import os
+def f():
+    seen = sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))
+    return seen
+`
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Results[0][0]; r.Outcome != Pass {
+		t.Fatalf("planting program: %v %q", r.Outcome, r.Exception)
+	}
+	if got, want := m.Results[1][0].Value, "['run', '/tmp/run']"; got != want {
+		t.Errorf("the next program sees %s, want %s", got, want)
+	}
+	// A tool call after them sees a clean /tmp too.
+	var seen []string
+	if err := p.Call(context.Background(), "import os\ndef ls(_):\n    return sorted(os.listdir('/tmp'))\n", "ls", nil, &seen); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 1 || seen[0] != "run" {
+		t.Errorf("a tool call sees /tmp = %v, want [run]", seen)
+	}
+}
