@@ -59,7 +59,7 @@ Time limits are wall-clock, as in OpenAI's harness, so by default two
 workers run per CPU: while a sample that loops forever waits out its limit,
 the other worker on its core goes on with other samples instead of the loop
 taking the core for the whole limit.`,
-		Example: `  ticoder check --dataset humaneval-noexamples --samples ../shared/data/samples/humaneval-codegen16b/codes.jsonl
+		Example: `  ticoder check --dataset humaneval-noexamples --samples $TICODER_DATA/samples/humaneval-codegen16b/codes.jsonl
   ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -72,7 +72,7 @@ pass1_RANK_SETTING.png/.svg (pass@1 against m).
 --protect-correct adds runs with the official implementation's rule that a
 candidate passing the hidden tests is never pruned; it flatters the results,
 so the strict runs are always reported beside them.`,
-		Example: `  ticoder eval --dataset humaneval-noexamples --model replay:../shared/data/samples/humaneval-codegen16b --out runs/he
+		Example: `  ticoder eval --dataset humaneval-noexamples --model replay:$TICODER_DATA/samples/humaneval-codegen16b --out runs/he
   ticoder eval --dataset mbpp-sanitized --model ollama:qwen2.5-coder:7b --codes 20 --tests 20 --problems Mbpp/2,Mbpp/3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

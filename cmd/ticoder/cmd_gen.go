@@ -73,7 +73,7 @@ writes one JSON line per problem:
 The file is written atomically: on any error no partial file is left.
 Responses of live models are cached in --cache; replay:DIR serves recorded
 generations offline.`,
-		Example: `  ticoder gen --dataset humaneval-noexamples --model replay:../shared/data/samples/humaneval-codegen16b --out gen.jsonl
+		Example: `  ticoder gen --dataset humaneval-noexamples --model replay:$TICODER_DATA/samples/humaneval-codegen16b --out gen.jsonl
   ticoder gen --dataset mbpp-sanitized --model ollama:qwen2.5-coder:7b --codes 20 --tests 20 --out gen.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -260,7 +260,7 @@ qe pool). A --dev-frac share of its problems (seeded) is held out: k is tuned
 on it by global nDCG when several --k are given, and the rest is the
 retrieval pool, as in the paper (90/10). With the paper's files the table
 shows the paper's figures beside ours.`,
-		Example: `  ticoder qe eval --train ../shared/data/cqe/mbpp-codestral-22b.jsonl --test ../shared/data/cqe/heval-codestral-22b.jsonl --estimator knn,els,tls,agree,combo
+		Example: `  ticoder qe eval --train $TICODER_DATA/cqe/mbpp-codestral-22b.jsonl --test $TICODER_DATA/cqe/heval-codestral-22b.jsonl --estimator knn,els,tls,agree,combo
   ticoder qe eval --train mbpp.jsonl --test heval.jsonl --estimator zs,icl --alpha p,ps,s --k 1,2,4 --model vllm:codellama-7b-instruct@http://gpu:8000/v1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

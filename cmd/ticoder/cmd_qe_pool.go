@@ -33,7 +33,7 @@ func newQEPoolCommand(g *globalOptions) *cobra.Command {
 	add := &cobra.Command{
 		Use:   "add NAME (--cqe FILE | --samples FILE --dataset NAME)",
 		Short: "Store a labelled pool: from a CQE file, or from samples labelled by their hidden tests",
-		Example: `  ticoder qe pool add mbpp-cs --cqe ../shared/data/cqe/mbpp-codestral-22b.jsonl
+		Example: `  ticoder qe pool add mbpp-cs --cqe $TICODER_DATA/cqe/mbpp-codestral-22b.jsonl
   ticoder qe pool add he-codegen --samples codes.jsonl --dataset humaneval-noexamples`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

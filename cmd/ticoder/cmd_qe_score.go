@@ -42,7 +42,7 @@ line per sample: task_id, sample_index, score and rank within its problem
 pass@1 of the raw samples against pass@1 of the top-ranked sample (ties
 broken uniformly at random, as an expectation), and global/local nDCG.`,
 		Example: `  ticoder qe score --dataset humaneval --samples samples.jsonl --estimator agree --check
-  ticoder qe score --dataset humaneval-noexamples --samples codes.jsonl --estimator knn --train ../shared/data/cqe/mbpp-codestral-22b.jsonl`,
+  ticoder qe score --dataset humaneval-noexamples --samples codes.jsonl --estimator knn --train $TICODER_DATA/cqe/mbpp-codestral-22b.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runQEScore(cmd.Context(), g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())

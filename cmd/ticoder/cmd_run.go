@@ -125,7 +125,7 @@ answer per line, so the flow can be scripted.`,
   printf 'y\ny\ny\n\n' | ticoder run --demo text_match --out /tmp/x   # scripted: one answer per line
   ticoder run --spec stub.py --model ollama:qwen2.5-coder:7b
   ticoder run --prompt "Return the n-th Fibonacci number" --signature "def fib(n: int) -> int" --model openai:gpt-4o-mini
-  ticoder run --task humaneval-noexamples/HumanEval/12 --model replay:../shared/data/samples/humaneval-codegen16b`,
+  ticoder run --task humaneval-noexamples/HumanEval/12 --model replay:$TICODER_DATA/samples/humaneval-codegen16b`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
