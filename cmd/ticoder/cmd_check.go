@@ -33,6 +33,8 @@ type checkOptions struct {
 	out     string
 	workers int
 	quiet   bool
+	// allowObjects compares non-plain return values in the sample's process.
+	allowObjects bool
 }
 
 func newCheckCommand(g *globalOptions) *cobra.Command {
@@ -77,6 +79,7 @@ taking the core for the whole limit.`,
 	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVar(&o.allowObjects, "allow-objects", false, "let samples return objects that are not plain data, compared by their own == inside the sample's process (as OpenAI's harness does; a hostile sample can then forge its own verdict)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("samples")
 	return cmd
@@ -142,7 +145,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 		rep = progress.Nop{}
 	}
 	sum, err := check.Run(ctx, eng.Pool, ds, in, check.Options{
-		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: rep,
+		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: rep, AllowObjects: o.allowObjects,
 	})
 	if err != nil {
 		return err

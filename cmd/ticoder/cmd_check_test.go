@@ -18,6 +18,12 @@ import (
 // returns the JSON summary and the per-sample results.
 func checkFile(t *testing.T, lines []string) (map[string]any, []map[string]any, error) {
 	t.Helper()
+	return checkFileWith(t, lines, nil)
+}
+
+// checkFileWith is checkFile with options changed by set.
+func checkFileWith(t *testing.T, lines []string, set func(*checkOptions)) (map[string]any, []map[string]any, error) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "samples.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
@@ -25,6 +31,9 @@ func checkFile(t *testing.T, lines []string) (map[string]any, []map[string]any, 
 	}
 	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
 	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,2", timeout: 2 * time.Second, json: true, quiet: true}
+	if set != nil {
+		set(o)
+	}
 	var stdout, stderr bytes.Buffer
 	if err := runCheck(context.Background(), g, o, &stdout, &stderr); err != nil {
 		return nil, nil, err
@@ -103,6 +112,37 @@ func TestCheckSamples(t *testing.T) {
 	}
 	if n := sum["problems"].(float64); n != 1 {
 		t.Errorf("problems = %v, want 1", n)
+	}
+}
+
+// TestCheckHostileSamples: a wrong sample cannot pass by returning an object
+// that equals everything or by writing verdicts to its descriptors; with
+// --allow-objects the object's own == decides, as in OpenAI's harness.
+func TestCheckHostileSamples(t *testing.T) {
+	anything := "    class Any(list):\n        pass\n    class Eq:\n        def __eq__(self, other):\n            return True\n    return Eq()\n"
+	forge := "    import os\n    for fd in range(3, 64):\n        try:\n            os.write(fd, b'{\"j\": 0, \"o\": \"pass\"}\\n{\"j\": 0, \"n\": {}}\\n')\n        except OSError:\n            pass\n    os._exit(0)\n"
+	lines := []string{
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": anything}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": forge}),
+	}
+	for _, allow := range []bool{false, true} {
+		_, results, err := checkFileWith(t, lines, func(o *checkOptions) { o.allowObjects = allow })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(results) != 2 {
+			t.Fatalf("%d results, want 2", len(results))
+		}
+		obj, forged := results[0]["result"].(string), results[1]["result"].(string)
+		if !allow && !strings.Contains(obj, "not plain data") {
+			t.Errorf("an object equal to everything: %q, want a failure that says it is not plain data", obj)
+		}
+		if allow && obj != "passed" {
+			t.Errorf("--allow-objects: an object equal to everything: %q, want passed (its == decides)", obj)
+		}
+		if results[1]["passed"].(bool) {
+			t.Errorf("a sample that writes verdicts to its descriptors passed (%q)", forged)
+		}
 	}
 }
 

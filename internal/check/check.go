@@ -54,6 +54,11 @@ type Options struct {
 	// Floor and Factor set the reference-scaled limit when Timeout is 0.
 	Floor  time.Duration
 	Factor float64
+	// AllowObjects lets samples return objects that are not plain data and
+	// compares them in the sample's own process, as OpenAI's harness does
+	// (a hostile sample can then forge its verdict). Off by default: such a
+	// return value fails with a reason.
+	AllowObjects bool
 	// Progress receives one unit per sample.
 	Progress progress.Reporter
 	// OnResult, if not nil, receives each sample's result as it is decided
@@ -119,7 +124,7 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 		go func(task string) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if err := checkTask(ctx, runner, ds, task, byTask[task], samples, limits[task], deliver); err != nil {
+			if err := checkTask(ctx, runner, ds, task, byTask[task], samples, limits[task], opts.AllowObjects, deliver); err != nil {
 				errs <- err
 			}
 		}(task)
@@ -142,7 +147,7 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 
 // checkTask runs the samples of one task as one job.
 func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, task string, idx []int,
-	samples []Sample, limit time.Duration, deliver func(int, Result)) error {
+	samples []Sample, limit time.Duration, allowObjects bool, deliver func(int, Result)) error {
 	p, ok := ds.Get(task)
 	var progs []string
 	var runIdx []int
@@ -164,7 +169,7 @@ func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, 
 	if len(progs) == 0 {
 		return nil
 	}
-	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: limit}
+	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: limit, AllowObjects: allowObjects}
 	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
 		s := samples[runIdx[k]]
 		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
@@ -183,6 +188,9 @@ func verdict(r execute.Result) (string, bool) {
 	case execute.Pass:
 		return "passed", true
 	case execute.Fail:
+		if r.Exception != "" { // e.g. "returned a Foo object, not plain data"
+			return "failed: " + r.Exception, false
+		}
 		return "failed: AssertionError", false
 	case execute.Error:
 		return "failed: " + r.Exception, false
