@@ -56,11 +56,15 @@ func runInit() error {
 		return fmt.Errorf("decode config: %w", err)
 	}
 	cfg = cfg.withDefaults()
-	if err := buildRoot(cfg); err != nil {
+	readable, err := buildRoot(cfg)
+	if err != nil {
 		return fmt.Errorf("build file system: %w", err)
 	}
-	if err := unix.Sethostname([]byte("sandbox")); err != nil {
+	if err := unix.Sethostname([]byte(hostname)); err != nil {
 		return fmt.Errorf("set hostname: %w", err)
+	}
+	if err := loopbackUp(); err != nil {
+		return fmt.Errorf("network: %w", err)
 	}
 	nofile := unix.Rlimit{Cur: cfg.OpenFiles, Max: cfg.OpenFiles}
 	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
@@ -69,7 +73,7 @@ func runInit() error {
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set no_new_privs: %w", err)
 	}
-	if err := restrictLandlock(); err != nil {
+	if err := restrictLandlock(readable); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}
 	if err := dropCapabilities(); err != nil {
@@ -85,15 +89,36 @@ func runInit() error {
 	return nil
 }
 
+// loopbackUp brings up lo, the only interface of the sandbox's network
+// namespace, so that processes inside can talk to each other over UDP and
+// unix sockets (Landlock refuses TCP).
+func loopbackUp() error {
+	fd, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("socket: %w", err)
+	}
+	defer unix.Close(fd)
+	ifr, err := unix.NewIfreq("lo")
+	if err != nil {
+		return fmt.Errorf("lo: %w", err)
+	}
+	if err := unix.IoctlIfreq(fd, unix.SIOCGIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("read lo's flags: %w", err)
+	}
+	ifr.SetUint16(ifr.Uint16() | unix.IFF_UP)
+	if err := unix.IoctlIfreq(fd, unix.SIOCSIFFLAGS, ifr); err != nil {
+		return fmt.Errorf("bring up lo: %w", err)
+	}
+	return nil
+}
+
 // dropCapabilities empties the bounding, ambient, inheritable, permitted and
 // effective sets, so that root inside the sandbox has no capability even in
-// its own user namespace, and execve cannot give any back.
+// its own user namespace, and execve cannot give any back. Capabilities the
+// kernel does not know are skipped (/proc/sys, where cap_last_cap is, is
+// masked by now).
 func dropCapabilities() error {
-	last := 63
-	if b, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
-		fmt.Sscanf(string(b), "%d", &last)
-	}
-	for c := 0; c <= last; c++ {
+	for c := 0; c <= 63; c++ {
 		if err := unix.Prctl(unix.PR_CAPBSET_DROP, uintptr(c), 0, 0, 0); err != nil && err != unix.EINVAL {
 			return fmt.Errorf("drop capability %d from bounding set: %w", c, err)
 		}

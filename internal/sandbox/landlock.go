@@ -44,12 +44,13 @@ func fsRights(abi int) uint64 {
 	return r
 }
 
-// restrictLandlock allows reading and executing /usr, /etc and /proc, reading
-// and writing /dev's device files, everything under /tmp, and nothing else:
+// restrictLandlock allows reading and executing the readable paths (what
+// buildRoot bound from the host, and /etc) and /proc, reading and writing
+// /dev's device files, everything under /tmp, and nothing else:
 // no other path, no TCP bind or connect (ABI 4), no signals or abstract unix
 // sockets beyond the sandbox (ABI 6). On a kernel without Landlock it does
 // nothing: the mount namespace already hides the host.
-func restrictLandlock() error {
+func restrictLandlock(readable []string) error {
 	abi := landlockABI()
 	if abi == 0 {
 		return nil
@@ -70,19 +71,17 @@ func restrictLandlock() error {
 		return fmt.Errorf("create ruleset: %w", errno)
 	}
 	defer unix.Close(int(fd))
-	rules := []struct {
+	type rule struct {
 		path   string
 		rights uint64
-	}{
-		{"/usr", llRead}, {"/etc", llRead}, {"/proc", llRead},
+	}
+	rules := []rule{
+		{"/proc", llRead},
 		{"/dev", llRead | unix.LANDLOCK_ACCESS_FS_WRITE_FILE | unix.LANDLOCK_ACCESS_FS_IOCTL_DEV},
 		{"/tmp", all},
 	}
-	for _, d := range []string{"/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"} {
-		rules = append(rules, struct {
-			path   string
-			rights uint64
-		}{d, llRead})
+	for _, p := range readable {
+		rules = append(rules, rule{p, llRead})
 	}
 	for _, r := range rules {
 		if err := addRule(int(fd), r.path, r.rights&all); err != nil {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,58 +18,143 @@ const newRoot = "/tmp"
 
 // buildRoot assembles a minimal root file system and pivots into it:
 //
-//	/usr, /etc           the host's, bind-mounted read-only
-//	/bin, /lib, …        the host's symlinks into /usr (or read-only binds)
+//	/usr/…, /lib…        what the interpreter needs (see pythonLayout), each
+//	                     at its host path, bind-mounted read-only
+//	/etc                 generated passwd, group, hosts, nsswitch.conf plus
+//	                     the host's ld.so.cache, localtime, protocols, services
 //	/tmp                 a private tmpfs of cfg.TmpBytes, the only writable place
-//	/proc                a fresh procfs of the sandbox's pid namespace
+//	/proc                a fresh procfs of the sandbox's pid namespace, with
+//	                     host-wide files masked (see mountProc)
 //	/dev                 null, zero, full, random, urandom and a few links
 //
-// Nothing else of the host (home directories, the project, sockets) exists
-// inside. The root itself is a read-only tmpfs.
-func buildRoot(cfg Config) error {
+// Nothing else of the host (the rest of /usr and /etc, home directories, the
+// project, sockets) exists inside. The root itself is a read-only tmpfs. It
+// returns the paths Landlock should let the sandbox read.
+func buildRoot(cfg Config) ([]string, error) {
+	l, err := pythonLayout(cfg.Python)
+	if err != nil {
+		return nil, err
+	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("make mounts private: %w", err)
+		return nil, fmt.Errorf("make mounts private: %w", err)
 	}
 	if err := unix.Mount("tmpfs", newRoot, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=4m,mode=0755"); err != nil {
-		return fmt.Errorf("mount root tmpfs: %w", err)
+		return nil, fmt.Errorf("mount root tmpfs: %w", err)
 	}
-	for _, d := range []string{"/usr", "/etc"} {
-		if err := bindReadOnly(d, newRoot+d); err != nil {
-			return err
-		}
+	if err := writeEtc(l.etc); err != nil {
+		return nil, err
 	}
-	for _, d := range []string{"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"} {
-		fi, err := os.Lstat(d)
-		switch {
-		case err != nil:
-			continue
-		case fi.Mode()&os.ModeSymlink != 0:
-			target, err := os.Readlink(d)
-			if err != nil {
-				return fmt.Errorf("read link %s: %w", d, err)
-			}
-			if err := os.Symlink(target, newRoot+d); err != nil {
-				return fmt.Errorf("link %s: %w", d, err)
-			}
-		case fi.IsDir():
-			if err := bindReadOnly(d, newRoot+d); err != nil {
-				return err
-			}
+	var m mirror
+	for _, p := range append(l.dirs, l.files...) {
+		if err := m.expose(p); err != nil {
+			return nil, err
 		}
 	}
 	if err := mountTmp(cfg.TmpBytes); err != nil {
-		return err
+		return nil, err
 	}
-	if err := os.Mkdir(newRoot+"/proc", 0o555); err != nil {
-		return fmt.Errorf("mkdir /proc: %w", err)
-	}
-	if err := unix.Mount("proc", newRoot+"/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("mount /proc: %w", err)
+	if err := mountProc(); err != nil {
+		return nil, err
 	}
 	if err := buildDev(); err != nil {
-		return err
+		return nil, err
 	}
-	return pivot()
+	return append(m.bound, "/etc"), pivot()
+}
+
+// writeEtc creates the sandbox's /etc with the given files.
+func writeEtc(files map[string]string) error {
+	if err := os.Mkdir(newRoot+"/etc", 0o755); err != nil {
+		return fmt.Errorf("mkdir /etc: %w", err)
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(newRoot, "etc", name), []byte(content), 0o644); err != nil {
+			return fmt.Errorf("write /etc/%s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// mirror recreates host paths inside newRoot.
+type mirror struct {
+	// bound are the host paths bind-mounted so far, free of symlinks.
+	bound []string
+}
+
+// maxHops bounds the symlinks followed to expose one path, as the kernel
+// does when it resolves one.
+const maxHops = 40
+
+// errNotDir reports a path component that should be a directory.
+var errNotDir = errors.New("not a directory")
+
+// expose makes host path p appear at the same path inside newRoot, following
+// it component by component: a directory becomes a directory, a symlink is
+// copied as it is (so that relative and absolute links resolve inside as on
+// the host) and its target exposed in turn, and what p finally names is
+// bind-mounted read-only. Nothing is created inside a path already bound.
+func (m *mirror) expose(p string) error {
+	if err := m.walk(p, 0); err != nil {
+		return fmt.Errorf("expose %s: %w", p, err)
+	}
+	return nil
+}
+
+func (m *mirror) walk(p string, hops int) error {
+	parts := strings.Split(strings.TrimPrefix(filepath.Clean(p), "/"), "/")
+	cur := "/"
+	for i, name := range parts {
+		next := filepath.Join(cur, name)
+		inside := under(next, m.bound)
+		fi, err := os.Lstat(next)
+		if err != nil {
+			return err
+		}
+		switch {
+		case fi.Mode()&os.ModeSymlink != 0:
+			if hops++; hops > maxHops {
+				return unix.ELOOP
+			}
+			target, err := m.copyLink(next, inside)
+			if err != nil {
+				return err
+			}
+			return m.walk(filepath.Join(append([]string{target}, parts[i+1:]...)...), hops)
+		case inside:
+		case i == len(parts)-1:
+			if err := bindReadOnly(next, newRoot+next, fi.IsDir()); err != nil {
+				return err
+			}
+			m.bound = append(m.bound, next)
+		case !fi.IsDir():
+			return fmt.Errorf("%s: %w", next, errNotDir)
+		default:
+			if err := os.Mkdir(newRoot+next, 0o755); err != nil && !os.IsExist(err) {
+				return fmt.Errorf("mkdir %s: %w", next, err)
+			}
+		}
+		cur = next
+	}
+	return nil
+}
+
+// copyLink recreates the symlink link inside newRoot (unless it is inside a
+// bound path, where it already is) and returns its target as an absolute
+// path.
+func (m *mirror) copyLink(link string, inside bool) (string, error) {
+	target, err := os.Readlink(link)
+	if err != nil {
+		return "", fmt.Errorf("read link %s: %w", link, err)
+	}
+	if !inside {
+		if err := os.Symlink(target, newRoot+link); err != nil && !os.IsExist(err) {
+			return "", fmt.Errorf("link %s: %w", link, err)
+		}
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(link), target)
+	}
+	return target, nil
 }
 
 func mountTmp(size int64) error {
@@ -135,12 +221,12 @@ func pivot() error {
 	return unix.Chdir("/tmp")
 }
 
-// bindReadOnly bind-mounts src (recursively) on dst and makes every mount
-// under dst read-only, keeping the flags the kernel locks in a user
-// namespace (nosuid, nodev, noexec, atime).
-func bindReadOnly(src, dst string) error {
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		return fmt.Errorf("mkdir %s: %w", dst, err)
+// bindReadOnly bind-mounts src (recursively) on dst, a directory or a file
+// it creates, and makes every mount under dst read-only, keeping the flags
+// the kernel locks in a user namespace (nosuid, nodev, noexec, atime).
+func bindReadOnly(src, dst string, dir bool) error {
+	if err := mountPoint(dst, dir); err != nil {
+		return err
 	}
 	if err := unix.Mount(src, dst, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
 		return fmt.Errorf("bind %s: %w", src, err)
@@ -160,6 +246,21 @@ func bindReadOnly(src, dst string) error {
 		}
 	}
 	return nil
+}
+
+// mountPoint creates an empty directory or file to mount on.
+func mountPoint(dst string, dir bool) error {
+	if dir {
+		if err := os.Mkdir(dst, 0o755); err != nil && !os.IsExist(err) {
+			return fmt.Errorf("mkdir %s: %w", dst, err)
+		}
+		return nil
+	}
+	f, err := os.OpenFile(dst, os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", dst, err)
+	}
+	return f.Close()
 }
 
 func lockedFlags(st int64) uintptr {
