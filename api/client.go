@@ -27,17 +27,37 @@ func (e *StatusError) Error() string {
 
 // Client talks to a ticoder server. It is safe for concurrent use.
 type Client struct {
-	base string
-	http *http.Client
+	base  string
+	token string
+	http  *http.Client
 }
 
 // NewClient returns a client of the server at base (e.g.
-// "http://127.0.0.1:8080"); hc nil means http.DefaultClient.
+// "http://127.0.0.1:8080"); hc nil means http.DefaultClient. If base has a
+// ?token= parameter, as the address that `ticoder serve` prints does when
+// the server needs an access token, the client sends that token with every
+// request (as Authorization: Bearer TOKEN) and not in the address.
 func NewClient(base string, hc *http.Client) *Client {
 	if hc == nil {
 		hc = http.DefaultClient
 	}
-	return &Client{base: strings.TrimRight(base, "/"), http: hc}
+	token := ""
+	if u, err := url.Parse(base); err == nil && u.Query().Has("token") {
+		token = u.Query().Get("token")
+		q := u.Query()
+		q.Del("token")
+		u.RawQuery = q.Encode()
+		base = u.String()
+	}
+	return &Client{base: strings.TrimRight(base, "/"), token: token, http: hc}
+}
+
+// WithToken returns a copy of c that sends token as the server's access
+// token (see `ticoder serve --token`); an empty token sends none.
+func (c *Client) WithToken(token string) *Client {
+	cp := *c
+	cp.token = token
+	return &cp
 }
 
 // Info describes the server.
@@ -99,12 +119,17 @@ func (c *Client) Export(ctx context.Context, id string, candidate int) (*Export,
 	return &out, c.do(ctx, http.MethodGet, path, nil, &out)
 }
 
+// do sends a request; a request other than GET always has a JSON body
+// (the server refuses others), {} when body is nil.
 func (c *Client) do(ctx context.Context, method, path string, body, out any) error {
 	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			return fmt.Errorf("encode request: %w", err)
+	if body != nil || method != http.MethodGet {
+		b := []byte("{}")
+		if body != nil {
+			var err error
+			if b, err = json.Marshal(body); err != nil {
+				return fmt.Errorf("encode request: %w", err)
+			}
 		}
 		rd = bytes.NewReader(b)
 	}
@@ -112,8 +137,11 @@ func (c *Client) do(ctx context.Context, method, path string, body, out any) err
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	if body != nil {
+	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -65,4 +66,44 @@ func TestClientSendsAnswer(t *testing.T) {
 
 func decodeJSON(r *http.Request, v any) error {
 	return json.NewDecoder(r.Body).Decode(v)
+}
+
+// TestClientTokenAndContentType: a ?token= in the base address is sent as
+// an Authorization header and not in the address; every POST, even one
+// without a body, is JSON.
+func TestClientTokenAndContentType(t *testing.T) {
+	type seen struct{ method, uri, auth, ctype, body string }
+	reqs := make(chan seen, 4)
+	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		reqs <- seen{r.Method, r.URL.RequestURI(), r.Header.Get("Authorization"), r.Header.Get("Content-Type"), string(b)}
+		_, _ = w.Write([]byte(`{}`))
+	}))
+	defer hs.Close()
+	ctx := context.Background()
+	c := NewClient(hs.URL+"/?token=0123456789abcdef", hs.Client())
+	tests := []struct {
+		name string
+		call func() error
+		want seen
+	}{
+		{"get", func() error { _, err := c.Info(ctx); return err },
+			seen{"GET", "/api/info", "Bearer 0123456789abcdef", "", ""}},
+		{"post without body", func() error { _, err := c.Undo(ctx, "s1"); return err },
+			seen{"POST", "/api/sessions/s1/undo", "Bearer 0123456789abcdef", "application/json", "{}"}},
+		{"other token", func() error { _, err := c.WithToken("fedcba9876543210").Stop(ctx, "s1"); return err },
+			seen{"POST", "/api/sessions/s1/stop", "Bearer fedcba9876543210", "application/json", "{}"}},
+		{"no token", func() error { _, err := NewClient(hs.URL, hs.Client()).Info(ctx); return err },
+			seen{"GET", "/api/info", "", "", ""}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := tc.call(); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tc.want, <-reqs, cmp.AllowUnexported(seen{})); d != "" {
+				t.Errorf("request (-want +got):\n%s", d)
+			}
+		})
+	}
 }
