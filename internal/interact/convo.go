@@ -193,7 +193,8 @@ func (c *Conversation) Candidates() []api.Candidate {
 
 // Answer answers question test with verdict (pass, fail, undefined or
 // output, or their one-letter forms) and, for output, the right value as a
-// Python expression. On any error nothing changes.
+// Python literal (see CheckValue: code is refused, never run). On any error
+// nothing changes.
 func (c *Conversation) Answer(ctx context.Context, test int, verdict, value string) error {
 	var v session.Verdict
 	if err := v.UnmarshalText([]byte(strings.ToLower(strings.TrimSpace(verdict)))); err != nil {
@@ -223,7 +224,7 @@ func (c *Conversation) Answer(ctx context.Context, test int, verdict, value stri
 			return fmt.Errorf("%w: this test is not of the form `assert CALL == VALUE`; answer pass, fail or undefined", session.ErrBadAnswer)
 		}
 		value = strings.TrimSpace(value)
-		if err := CheckExpr(ctx, c.runner, value); err != nil {
+		if err := CheckValue(ctx, c.runner, value); err != nil {
 			return err
 		}
 		a.Value = value

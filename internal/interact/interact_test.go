@@ -144,7 +144,8 @@ func TestBadAnswersChangeNothing(t *testing.T) {
 		{"unknown verdict", q2.Test, "maybe", "", session.ErrBadAnswer, "unknown answer"},
 		{"value not Python", q2.Test, "output", "[1, 2", nil, "was never closed"},
 		{"empty value", q2.Test, "output", "  ", ErrEmptyValue, "value is empty"},
-		{"value raises", q2.Test, "output", "undefined_name", session.ErrBadValue, "NameError"},
+		{"value is a name", q2.Test, "output", "undefined_name", ErrNotLiteral, "only literal values"},
+		{"value is code", q2.Test, "output", "open('/etc/hostname').read()", ErrNotLiteral, "only literal values"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -166,6 +167,59 @@ func TestBadAnswersChangeNothing(t *testing.T) {
 	var se *SyntaxError
 	if err := c.Answer(ctx, q2.Test, "output", "[1, 2"); !errors.As(err, &se) || se.Line != 1 {
 		t.Errorf("error %v, want a *SyntaxError on line 1", err)
+	}
+}
+
+// TestCheckValue: literal values of every kind pass; code, names and
+// comments are refused with ErrNotLiteral, and text that is not Python is a
+// *SyntaxError.
+func TestCheckValue(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	tests := []struct {
+		name, value string
+		want        error // nil: accepted
+		says        string
+	}{
+		{"int", "3", nil, ""},
+		{"negative", "-1.5", nil, ""},
+		{"complex", "-1+2j", nil, ""},
+		{"string", `'a # b'`, nil, ""},
+		{"bytes", `b"\x00"`, nil, ""},
+		{"constants", "(True, False, None, ...)", nil, ""},
+		{"containers", "[1, (2,), {'a': {3}}, set()]", nil, ""},
+		{"multi-line", "[1,\n 2]", nil, ""},
+		{"call", "open('/etc/machine-id').read()", ErrNotLiteral, `"open('/etc/machine-id').read()" is code`},
+		{"import", "__import__('os').system('touch /tmp/x')", ErrNotLiteral, "only literal values"},
+		{"nested call", "[1, len('ab')]", ErrNotLiteral, `"len('ab')" is code`},
+		{"name", "x", ErrNotLiteral, `"x" is code`},
+		{"arithmetic", "1+2", ErrNotLiteral, `"1+2" is code`},
+		{"f-string", `f"{open('/etc/hostname').read()}"`, ErrNotLiteral, "is code"},
+		{"lambda", "lambda: 1", ErrNotLiteral, "is code"},
+		{"comprehension", "[i for i in range(3)]", ErrNotLiteral, "is code"},
+		{"set of a list", "set([1])", ErrNotLiteral, "is code"},
+		{"unhashable key", "{[1]: 2}", ErrNotLiteral, "unhashable"},
+		{"comment", "1 # )", ErrNotLiteral, "comment"},
+		{"NUL", "1\x00", ErrNotLiteral, "null bytes"},
+		{"empty", " ", ErrEmptyValue, "value is empty"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := CheckValue(ctx, pool, tc.value)
+			if tc.want == nil {
+				if err != nil {
+					t.Errorf("CheckValue(%q): %v, want nil", tc.value, err)
+				}
+				return
+			}
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.says) {
+				t.Errorf("CheckValue(%q): %v, want %v saying %q", tc.value, err, tc.want, tc.says)
+			}
+		})
+	}
+	var se *SyntaxError
+	if err := CheckValue(ctx, pool, "(1,"); !errors.As(err, &se) {
+		t.Errorf("CheckValue((1,): %v, want a *SyntaxError", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/ticoder/ticoder/internal/execute"
 )
@@ -125,25 +126,62 @@ func StubFromPrompt(prompt, signature string) string {
 	return sig + "\n    \"\"\"" + strings.Join(lines, "\n") + end + "\n"
 }
 
-// ErrEmptyValue is returned by CheckExpr for a value that is empty or only
+// ErrEmptyValue is returned by CheckValue for a value that is empty or only
 // white space.
 var ErrEmptyValue = errors.New("the value is empty")
 
-// CheckExpr reports, as a *SyntaxError, whether value is not a Python
-// expression, using Python's compiler in the sandbox; an empty value is
-// ErrEmptyValue.
-func CheckExpr(ctx context.Context, r execute.Runner, value string) error {
+// ErrNotLiteral is returned (wrapped) by CheckValue for a value that is
+// Python but not a literal, such as a call or a name.
+var ErrNotLiteral = errors.New("only literal values are accepted")
+
+// literalHelp lists what a literal value is, for error messages.
+const literalHelp = "numbers, strings, bytes, True, False, None, and tuples, lists, dicts and sets of them, e.g. 3, -1.5, 'abc', [1, 2], {'a': (1, None)}, set()"
+
+// maxPart bounds how much of an offending value an error message quotes.
+const maxPart = 80
+
+// CheckValue reports whether value, the right output a user typed, is a
+// Python literal: what Python's ast.literal_eval reads (numbers, including
+// negative and complex ones, strings, bytes, True, False, None, Ellipsis,
+// and tuples, lists, dicts and sets of them, and set()), without comments.
+// The value is parsed and read in the sandbox, never evaluated, so a value
+// such as open('/etc/passwd').read() is refused before any code runs. Text
+// that is not Python is a *SyntaxError; Python that is not a literal wraps
+// ErrNotLiteral; an empty value is ErrEmptyValue. It is safe for
+// concurrent use if r is.
+func CheckValue(ctx context.Context, r execute.Runner, value string) error {
 	if strings.TrimSpace(value) == "" {
-		return fmt.Errorf("%w: type the value the call should return, as Python (e.g. 3, 'abc', [1, 2], None)", ErrEmptyValue)
+		return fmt.Errorf("%w: type the value the call should return, as a Python literal (%s)", ErrEmptyValue, literalHelp)
 	}
 	var out struct {
-		Error *pySyntax `json:"error"`
+		Error      *pySyntax `json:"error"`
+		NotLiteral *struct {
+			Part string `json:"part"`
+			Msg  string `json:"msg"`
+		} `json:"not_literal"`
 	}
-	if err := r.Call(ctx, toolsSource, "check_expr", map[string]string{"source": value}, &out); err != nil {
-		return fmt.Errorf("check value %s: %w", value, err)
+	if err := r.Call(ctx, toolsSource, "check_value", map[string]string{"source": value}, &out); err != nil {
+		return fmt.Errorf("check value %s: %w", clip(value, maxPart), err)
 	}
-	if out.Error != nil {
-		return out.Error.err(fmt.Sprintf("the value %q", value))
+	switch {
+	case out.Error != nil:
+		return out.Error.err(fmt.Sprintf("the value %q", clip(value, maxPart)))
+	case out.NotLiteral != nil && out.NotLiteral.Part != "":
+		return fmt.Errorf("%w (%s); %q is code, not a value", ErrNotLiteral, literalHelp, clip(out.NotLiteral.Part, maxPart))
+	case out.NotLiteral != nil:
+		return fmt.Errorf("%w (%s); %q is not one: %s", ErrNotLiteral, literalHelp, clip(value, maxPart), clip(out.NotLiteral.Msg, maxPart))
 	}
 	return nil
+}
+
+// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }

@@ -4,9 +4,11 @@ Each function takes one JSON-decoded argument and returns a JSON value.
 """
 import ast
 import importlib
+import io
 import os
 import sys
 import tempfile
+import tokenize
 import traceback
 
 
@@ -52,13 +54,74 @@ def parse_stub(arg):
     }
 
 
-def check_expr(arg):
-    """Report whether arg["source"] is a Python expression."""
+def _signed_number(node):
+    """Report whether node is a number, or + or - and a number."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, complex)
+
+
+def _non_literal(node):
+    """Return the outermost part of an expression tree that ast.literal_eval
+    does not read, or None."""
+    if isinstance(node, ast.Expression):
+        return _non_literal(node.body)
+    if isinstance(node, ast.Constant):
+        return None
+    if isinstance(node, ast.UnaryOp):
+        return None if _signed_number(node) else node
+    if isinstance(node, ast.BinOp):  # a complex number such as 1+2j
+        ok = (isinstance(node.op, (ast.Add, ast.Sub)) and _signed_number(node.left)
+              and isinstance(node.right, ast.Constant) and type(node.right.value) is complex)
+        return None if ok else node
+    if isinstance(node, ast.Call):  # set() is the empty set
+        ok = isinstance(node.func, ast.Name) and node.func.id == "set" and not node.args and not node.keywords
+        return None if ok else node
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        parts = node.elts
+    elif isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):  # {**other}
+            return node
+        parts = node.keys + node.values
+    else:
+        return node
+    for part in parts:
+        bad = _non_literal(part)
+        if bad is not None:
+            return bad
+    return None
+
+
+def check_value(arg):
+    """Report whether arg["source"] is a Python literal: what ast.literal_eval
+    accepts (numbers, strings, bytes, True, False, None, Ellipsis, and tuples,
+    lists, dicts and sets of them, and set()), with no comment.
+
+    The value is parsed and read, never evaluated. Returns {} for a literal,
+    {"error": SYNTAX} for text that is not Python, or {"not_literal": {"part":
+    the offending sub-expression or "", "msg": why}}.
+    """
     src = arg["source"]
     try:
-        compile(src, "<value>", "eval")
+        tree = ast.parse(src, "<value>", mode="eval")
     except SyntaxError as e:
         return {"error": _syntax(e, src)}
+    except ValueError as e:  # e.g. a NUL byte
+        return {"not_literal": {"part": "", "msg": str(e)}}
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO(src).readline))
+    except (tokenize.TokenError, SyntaxError) as e:
+        return {"not_literal": {"part": "", "msg": str(e)}}
+    if any(t.type == tokenize.COMMENT for t in toks):
+        return {"not_literal": {"part": "", "msg": "a value cannot contain a comment (#)"}}
+    try:
+        ast.literal_eval(tree)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError) as e:
+        bad = _non_literal(tree)
+        if bad is None:
+            return {"not_literal": {"part": "", "msg": "%s: %s" % (type(e).__name__, e)}}
+        part = ast.get_source_segment(src, bad) or type(bad).__name__
+        return {"not_literal": {"part": part, "msg": ""}}
     return {}
 
 

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/dataset"
@@ -49,17 +50,35 @@ func statusOf(err error) int {
 		return http.StatusConflict
 	case errors.As(err, &se), errors.Is(err, session.ErrBadAnswer), errors.Is(err, session.ErrBadValue),
 		errors.Is(err, session.ErrNothingToUndo), errors.Is(err, demo.ErrUnknown), errors.Is(err, interact.ErrNoModel),
-		errors.Is(err, interact.ErrBadCandidate), errors.Is(err, interact.ErrEmptyValue),
+		errors.Is(err, interact.ErrBadCandidate), errors.Is(err, interact.ErrEmptyValue), errors.Is(err, interact.ErrNotLiteral),
 		errors.Is(err, interact.ErrBadSource), errors.Is(err, dataset.ErrUnknown):
 		return http.StatusBadRequest
 	}
 	return http.StatusInternalServerError
 }
 
-// writeError sends err as an api.Error.
+// maxErrorText bounds the message of an error response: errors may quote
+// what the sandbox said, which a program or a value can make long.
+const maxErrorText = 2 << 10
+
+// capText shortens s to at most n bytes, on a rune boundary, saying how
+// much was cut.
+func capText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… (" + itoa(int64(len(s)-cut)) + " more bytes cut)"
+}
+
+// writeError sends err as an api.Error, its message capped at
+// maxErrorText.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)
-	msg := err.Error()
+	msg := capText(err.Error(), maxErrorText)
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
 		msg = "the request is too large (limit " + humanBytes(mb.Limit) + "); send a shorter spec or value"

@@ -78,6 +78,9 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, id string,
 		s.writeError(w, r, err)
 		return
 	}
+	for i, f := range ex.Failures { // what the sandbox said
+		ex.Failures[i] = capText(f, maxErrorText)
+	}
 	if download != "" {
 		name, body := ex.CodeFile, ex.Code
 		if download == "tests" {

@@ -58,6 +58,14 @@ func startServer(t *testing.T, pool *execute.Pool, dbPath string, gen interact.G
 // Builder and Runner on pool and a fresh database when they are not set.
 func newServer(t *testing.T, pool *execute.Pool, opts Options) (*Server, *api.Client) {
 	t.Helper()
+	s, hs := serve(t, pool, opts)
+	return s, api.NewClient(hs.URL, hs.Client())
+}
+
+// serve is newServer returning the httptest server (closed at cleanup)
+// instead of a client.
+func serve(t *testing.T, pool *execute.Pool, opts Options) (*Server, *httptest.Server) {
+	t.Helper()
 	if opts.DB == nil {
 		db, err := store.Open(filepath.Join(t.TempDir(), "db.sqlite"))
 		if err != nil {
@@ -78,7 +86,7 @@ func newServer(t *testing.T, pool *execute.Pool, opts Options) (*Server, *api.Cl
 	}
 	hs := httptest.NewServer(s.Handler())
 	t.Cleanup(hs.Close)
-	return s, api.NewClient(hs.URL, hs.Client())
+	return s, hs
 }
 
 // labelAnswer is what a user who knows the intent answers, by the demo's
