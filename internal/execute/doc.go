@@ -1,36 +1,64 @@
 // Package execute is ticoder's execution engine: it runs every test on every
 // candidate program, fast, in the sandbox, and caches the outcomes.
 //
-// A Pool keeps one long-lived sandboxed Python worker per core, each running
-// the embedded harness (harness.py). For every program the worker forks a
-// child with resource limits (address space, CPU, file size, open files,
-// processes); the child compiles the program once and runs each test in a
-// fresh namespace — the program's module code re-executed into new globals,
-// the builtins restored — so no test sees another's state. Tests are
-// compiled once per request in the worker and inherited by every child.
+// A Pool keeps long-lived sandboxed Python workers, each running the embedded
+// harness (harness.py) as PID 1 of its sandbox. Untrusted code never runs in
+// a worker. For every program the worker forks a child with resource limits
+// (address space, CPU, file size, open files, processes) that compiles the
+// program once and runs its part of each test in a fresh namespace (the
+// program's module code re-executed into new globals, the builtins
+// restored), so no test sees another's state.
 //
-// The worker, not the child, enforces each test's wall-clock limit: a child
-// that overruns is killed with everything it started (the worker is PID 1 of
-// its pid namespace and kills every other process in it), the test is
-// reported as a timeout, and a new child goes on with the next test. A child
-// that dies is reported as a crash the same way. Candidates' stdout and stderr
-// go to /dev/null and the protocol's file descriptors are closed before any
-// candidate code runs, so nothing a candidate prints reaches ticoder.
+// # Who decides a verdict
 //
-// For a test of the form `assert CALL == EXPECTED` (Test.Input, Test.Expected)
-// the harness evaluates the call, records a bounded repr of its value, and
-// compares it itself: when the value is built of plain builtin types ==
-// cannot run candidate code; otherwise the expected value's own __eq__
-// decides. A candidate whose object claims to equal everything fails.
+// The program's process never holds a channel that carries verdicts. It
+// reports only what the program did — the value a call returned, encoded as
+// plain data (None, bool, int, float, complex, str, bytes and lists, tuples,
+// dicts, sets, frozensets, ranges, Fractions, Decimals and deques of them;
+// subclasses such as namedtuple or Counter as their base type's data, read
+// through the base type), or the name of the exception it raised — on a pipe
+// to the worker, and each message must carry a token the process reads from
+// its control pipe after the fork. Then:
 //
-// Limits of that design: the child reports its own tests' results on a pipe
-// of its own, so a program written to attack ticoder (one that finds that
-// descriptor and writes result lines to it) can misreport its own outcomes.
-// It cannot reach another program's results, the worker's protocol, the host
-// or the network; garbled lines are ignored and count as a crash.
+//   - `assert CALL == EXPECTED` (Test.Input, Test.Expected): the program's
+//     process evaluates CALL and sends the value; the worker compares it with
+//     EXPECTED itself, by Python's == on plain data. A literal EXPECTED is
+//     parsed with ast.literal_eval; any other is evaluated once, in a child
+//     that never sees a program, and kept as plain data.
+//   - A benchmark's own hidden tests (Test.Trusted): the test code runs in
+//     the worker against proxies of the program's functions; a call sends
+//     its arguments to the program's process and gets a plain value back.
+//   - Any other test: the same, in a judge process forked for that one test,
+//     whose calls the worker relays and checks and from which it reads one
+//     verdict, for that test only.
 //
-// Outcomes are pass, fail (AssertionError), error (any other exception,
-// SystemExit included; Result.Exception names its type), timeout and crash.
-// Identical programs run once per job and every result is cached by the hash
-// of (program, test, time limit) in SQLite (Cache).
+// A value that is not plain data fails its test with a reason; with
+// Job.AllowObjects the program's process runs the tests itself and reports
+// verdicts, as OpenAI's harness does, and a hostile program can forge them.
+//
+// The worker enforces every deadline (a child that ignores signals or spins in
+// C code is killed with everything it started), reports a timeout or a crash,
+// and goes on with the next test in a fresh child. After each program every
+// process of the sandbox but the worker is killed and /tmp is emptied without
+// following links, so nothing a program leaves reaches the next one; a /tmp
+// that cannot be emptied retires the worker. The worker is not dumpable, so
+// its /proc entries (descriptors, memory, environment) are out of reach of
+// its children even when they share its uid. Every message from a child is
+// bounded and validated: anything malformed is a crash of that test only.
+// Exception names, values and error texts are capped.
+//
+// # Known limits
+//
+// The token and the tests' data live in the program's own address space for
+// as long as it runs (the worker drops its references in the child, but the
+// bytes may remain in freed memory). A program written against this harness's
+// internals — one that finds the token by reading its own memory — can still
+// misreport its own return values and exceptions. It cannot reach another
+// program's results, a verdict, the worker, the host or the network.
+//
+// Outcomes are pass, fail (AssertionError, or a value that is not plain
+// data), error (any other exception, SystemExit included; Result.Exception
+// names its type), timeout and crash. Identical programs run once per job and
+// every result is cached by the hash of (harness version, program, test, time
+// limit) in SQLite (Cache).
 package execute
