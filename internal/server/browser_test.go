@@ -2,9 +2,13 @@ package server
 
 import (
 	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,6 +56,9 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
+		// rebind.test is an attacker's name that resolves to this computer,
+		// as after DNS rebinding.
+		chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"),
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	}
@@ -100,18 +107,63 @@ func screenshot(t *testing.T, ctx context.Context, name string) {
 	t.Logf("screenshot %s", path)
 }
 
+// consoleLog collects what the page writes to the console, including the
+// browser's Content-Security-Policy reports. It is safe for concurrent use.
+type consoleLog struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+// watchConsole starts collecting the console messages of the tab in ctx.
+func watchConsole(ctx context.Context) *consoleLog {
+	l := &consoleLog{}
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			l.mu.Lock()
+			l.msgs = append(l.msgs, m.String())
+			l.mu.Unlock()
+		}
+	}()
+	return l
+}
+
+// matching returns the messages that contain s.
+func (l *consoleLog) matching(s string) []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for _, m := range l.msgs {
+		if strings.Contains(m, s) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // TestBrowserDemo completes the text_match demo in a real browser by
-// clicking, as a user who knows the intent would, and checks that the
-// candidate count shrinks, that a wrong output value is reported on the page
-// without losing answers, and that the export shows the approved tests.
-// Screenshots of the start, a question and the end are saved (screenshotDir).
+// clicking, as a user who knows the intent would, on a server that needs an
+// access token, opened with ?token= as ticoder serve prints it. It checks
+// that the token is kept in a cookie scripts cannot read and leaves the
+// address, that the candidate count shrinks, that a wrong output value and a
+// value that is code are reported on the page without losing answers, that
+// the export shows the approved tests and downloads, and that the browser
+// reported no Content-Security-Policy violation. Screenshots of the start, a
+// question and the end are saved (screenshotDir).
 func TestBrowserDemo(t *testing.T) {
 	ctx := newBrowser(t)
+	console := watchConsole(ctx)
 	pool := testPool(t)
-	_, hs := startServer(t, pool, filepath.Join(t.TempDir(), "db.sqlite"), nil)
+	_, hs := serve(t, pool, Options{Token: testToken})
 	p, _ := demo.Get("text_match")
 
-	step(t, ctx, "open the page", chromedp.Navigate(hs.URL), chromedp.WaitVisible(chromedp.ID("demo-text_match")))
+	step(t, ctx, "open the page", chromedp.Navigate(hs.URL+"/?token="+testToken), chromedp.WaitVisible(chromedp.ID("demo-text_match")))
+	if got := value[string](t, ctx, "location.search + document.cookie"); got != "" {
+		t.Errorf("the token is in the address or readable by scripts: %q", got)
+	}
 	screenshot(t, ctx, "1-start.png")
 
 	step(t, ctx, "start the demo in output mode",
@@ -151,8 +203,14 @@ func TestBrowserDemo(t *testing.T) {
 				t.Errorf("error shown: %q", msg)
 			}
 			screenshot(t, ctx, "3-error.png")
+			// A value that is code: refused, not run.
+			step(t, ctx, "give a value that is code",
+				chromedp.SetValue(chromedp.ID("output-value"), "open('/etc/hostname').read()"),
+				chromedp.Click(chromedp.ID("btn-output")),
+				chromedp.Poll[chromedp.Void]("document.getElementById('error-text').textContent.includes('only literal values')",
+					chromedp.WithPollingTimeout(30*time.Second)))
 			if got := value[int](t, ctx, "state.history.length"); got != n {
-				t.Errorf("after the broken value the page has %d answers, want %d", got, n)
+				t.Errorf("after the refused values the page has %d answers, want %d", got, n)
 			}
 		}
 		step(t, ctx, "answer question "+string(rune('1'+n)),
@@ -189,8 +247,64 @@ func TestBrowserDemo(t *testing.T) {
 	if p.CandidateLabels[idx] != demo.Correct || !strings.Contains(code, "def text_match") {
 		t.Errorf("exported candidate %d (%s):\n%s", idx, p.CandidateLabels[idx], code)
 	}
+	dl, err := chromedp.Run(ctx, chromedp.Evaluate[string](
+		"fetch(document.getElementById('dl-tests').href).then(r => r.status + ' ' + r.headers.get('content-disposition'))",
+		chromedp.EvalAwaitPromise))
+	if err != nil || dl != "200 attachment; filename=test_text_match.py" {
+		t.Errorf("download of the tests: %q, %v", dl, err)
+	}
 	screenshot(t, ctx, "4-end.png")
 
 	// A reload resumes the session from the URL.
 	step(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("final")))
+	if v := console.matching("Content Security Policy"); len(v) > 0 {
+		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(v, "\n"))
+	}
+}
+
+// TestBrowserCrossSite attacks a server without a token from a real
+// browser: a page of another site (localhost on another port) sends a
+// text/plain POST that needs no CORS preflight, and a page reached under an
+// attacker's host name that resolves to this computer (DNS rebinding) asks
+// for the page and the API. Each is refused and no session is created.
+func TestBrowserCrossSite(t *testing.T) {
+	ctx := newBrowser(t)
+	s, hs := serve(t, testPool(t), Options{})
+	_, port, _ := net.SplitHostPort(hs.Listener.Addr().String())
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte("<!doctype html><title>evil</title>"))
+	}))
+	t.Cleanup(evil.Close)
+	_, evilPort, _ := net.SplitHostPort(evil.Listener.Addr().String())
+
+	step(t, ctx, "open another site's page", chromedp.Navigate("http://localhost:"+evilPort+"/"))
+	for _, mode := range []string{"no-cors", "cors"} {
+		attack := "fetch('" + hs.URL + "/api/sessions', {method: 'POST', mode: '" + mode + "', " +
+			"headers: {'Content-Type': 'text/plain'}, body: JSON.stringify({demo: 'median'})})" +
+			".then(r => 'sent ' + r.type, e => 'failed ' + e)"
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[string](attack, chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("%s attack: %v", mode, err)
+		}
+		t.Logf("%s POST from another site: %s", mode, got)
+	}
+	if n := sessionCount(t, s); n != 0 {
+		t.Errorf("another site's page created %d sessions", n)
+	}
+
+	rebound := "http://rebind.test:" + port
+	step(t, ctx, "open the server under a rebound name", chromedp.Navigate(rebound+"/"))
+	if body := value[string](t, ctx, "document.body.textContent"); !strings.Contains(body, "DNS rebinding") {
+		t.Errorf("page under a rebound name: %q", body)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[string](
+		"fetch('/api/sessions', {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({demo: 'median'})})"+
+			".then(r => r.status + ' ' + r.statusText)", chromedp.EvalAwaitPromise))
+	if err != nil || !strings.HasPrefix(got, "403") {
+		t.Errorf("same-origin POST under a rebound name: %q, %v", got, err)
+	}
+	if n := sessionCount(t, s); n != 0 {
+		t.Errorf("a rebound page created %d sessions", n)
+	}
 }

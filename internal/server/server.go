@@ -24,7 +24,7 @@ import (
 
 // Request size limits.
 const (
-	// maxBody bounds a JSON request body (a spec file fits easily).
+	// maxBody bounds a request body (a JSON spec file fits easily).
 	maxBody = 256 << 10
 	// maxValue bounds an `output` value.
 	maxValue = 16 << 10
@@ -54,6 +54,17 @@ type Options struct {
 	// Keep, if positive, deletes the stored sessions not touched for this
 	// long when the server starts; zero keeps every session.
 	Keep time.Duration
+	// Token, if not empty, is the access token every API request must
+	// carry (see ValidToken and NewToken): as the header Authorization:
+	// Bearer TOKEN, the cookie the page gets when opened with ?token=TOKEN,
+	// or a ?token= parameter. Empty means no token, and then the server
+	// answers only connections to a loopback address.
+	Token string
+	// AllowHosts are host names (NAME, answered on the server's port) or
+	// NAME:PORT pairs that the Host header may name besides the address the
+	// connection came in on, localhost, 127.0.0.1 and [::1]; for a server
+	// reached by a DNS name or through a forwarded port.
+	AllowHosts []string
 }
 
 // Server serves the API and the page. It is safe for concurrent use.
@@ -61,6 +72,7 @@ type Server struct {
 	opts  Options
 	store *sessionStore
 	log   *slog.Logger
+	guard *guard
 
 	mu    sync.Mutex
 	live  map[string]*entry
@@ -86,6 +98,10 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Builder == nil || opts.Runner == nil || opts.DB == nil {
 		return nil, errors.New("server: Builder, Runner and DB are required")
 	}
+	g, err := newGuard(opts.Token, opts.AllowHosts)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	st, err := newSessionStore(ctx, opts.DB)
 	if err != nil {
 		return nil, err
@@ -107,11 +123,17 @@ func New(ctx context.Context, opts Options) (*Server, error) {
 	if opts.MaxBuilding <= 0 {
 		opts.MaxBuilding = 2
 	}
-	return &Server{opts: opts, store: st, log: log, live: map[string]*entry{},
+	return &Server{opts: opts, store: st, log: log, guard: g, live: map[string]*entry{},
 		building: make(chan struct{}, opts.MaxBuilding)}, nil
 }
 
-// Handler returns the HTTP handler of the API and the page.
+// Handler returns the HTTP handler of the API and the page. Every request
+// is checked first (see Options.Token and AllowHosts): its Host must name
+// this server, a browser's request must come from this server's own page
+// (Origin, Sec-Fetch-Site), API requests must carry the token if there is
+// one, and requests that change something must be JSON. Every response has
+// security headers (a strict Content-Security-Policy, no framing, no
+// sniffing, no referrer) and none allows cross-origin reads (no CORS).
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /api/info", s.handleInfo)
@@ -127,16 +149,24 @@ func (s *Server) Handler() http.Handler {
 		s.writeError(w, r, withStatus(http.StatusNotFound, fmt.Errorf("no API endpoint %s %s", r.Method, r.URL.Path)))
 	})
 	mux.Handle("/", pageHandler())
-	return securityHeaders(mux)
+	return securityHeaders(s.protect(mux))
 }
 
+// csp is the page's Content-Security-Policy: its own scripts, styles and
+// API only, no inline script or style, no plugins, no framing.
+const csp = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+	"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// securityHeaders sets the security headers of every response.
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
+		h.Set("Content-Security-Policy", csp)
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "no-referrer")
-		h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
 		next.ServeHTTP(w, r)
 	})
 }

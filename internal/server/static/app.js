@@ -11,11 +11,15 @@ let busy = false;
 
 // --- API -------------------------------------------------------------------
 
+// call sends a request to the API. A request other than GET is always JSON
+// (the server refuses others); the access token, if the server needs one,
+// travels in the cookie the server set when the page was opened with
+// ?token=.
 async function call(method, path, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
+  const opts = { method, headers: {}, credentials: "same-origin" };
+  if (method !== "GET") {
     opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
+    opts.body = JSON.stringify(body === undefined ? {} : body);
   }
   let resp;
   try {
