@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"sync"
 	"time"
@@ -20,9 +21,35 @@ type Limits struct {
 	FileSize int64 `json:"fsize"`
 	// OpenFiles is its file-descriptor limit (default 128).
 	OpenFiles int64 `json:"nofile"`
-	// Processes limits processes and threads inside the sandbox (default 32;
-	// not applied without a sandbox, where it would count the host user's).
+	// Processes limits processes and threads inside the sandbox (RLIMIT_NPROC,
+	// counted per sandbox since Linux 5.14; not applied without a sandbox,
+	// where it would count the host user's). The default is 32 where a cgroup
+	// gives each worker an equal share of the CPU, and 16 where none does
+	// (rlimits only), so that a program's busy processes take less from
+	// programs on other workers.
 	Processes int64 `json:"nproc,omitempty"`
+	// WorkerMemory bounds the memory of a worker's whole sandbox — the
+	// worker, the candidate's process and everything it starts, and the
+	// pages of its /tmp — in bytes, swap included (default Memory + 512 MiB,
+	// room for the worker and a full default /tmp). It is applied only
+	// where the worker has a memory cgroup (see sandbox.Cgroups); without
+	// one a sandbox may use up to about Processes × Memory. Not sent to the
+	// harness.
+	WorkerMemory int64 `json:"-"`
+}
+
+// fallbackProcesses is the default Limits.Processes without a CPU cgroup.
+const fallbackProcesses = 16
+
+// workerLimits returns the bounds of one worker's cgroup: WorkerMemory, and
+// Processes plus room for the worker itself (pids.max also holds where
+// RLIMIT_NPROC is not counted per sandbox, and without a sandbox).
+func (l Limits) workerLimits() sandbox.CgroupLimits {
+	procs := l.Processes
+	if procs == 0 {
+		procs = 32
+	}
+	return sandbox.CgroupLimits{Memory: l.WorkerMemory, Processes: procs + 8}
 }
 
 // Options configure a Pool.
@@ -35,6 +62,10 @@ type Options struct {
 	Limits Limits
 	// Cache, if not nil, stores every result so nothing runs twice.
 	Cache *Cache
+	// Cgroups selects how workers are isolated from each other (default
+	// sandbox.CgroupsAuto: a cgroup per worker where the machine allows one,
+	// rlimits alone otherwise; see sandbox.Cgroups).
+	Cgroups sandbox.CgroupMode
 }
 
 // Pool runs programs and tests on a set of long-lived sandboxed Python
@@ -44,6 +75,8 @@ type Pool struct {
 	opts  Options
 	slots chan *worker // one entry per worker; nil means "not started"
 	once  sync.Once
+	// cgroups makes each worker's cgroup; inactive without cgroups.
+	cgroups *sandbox.Cgroups
 }
 
 var _ Runner = (*Pool)(nil)
@@ -63,15 +96,27 @@ func NewPool(ctx context.Context, opts Options) (*Pool, error) {
 	if opts.Limits.OpenFiles == 0 {
 		opts.Limits.OpenFiles = 128
 	}
+	if !opts.Sandbox.Unsafe {
+		if err := sandbox.Available(); err != nil {
+			return nil, err
+		}
+	}
+	cg := sandbox.NewCgroups(opts.Cgroups, nil)
 	if opts.Limits.Processes == 0 && !opts.Sandbox.Unsafe {
 		opts.Limits.Processes = 32
+		if !cg.Bounds("cpu") {
+			opts.Limits.Processes = fallbackProcesses
+		}
 	}
 	if opts.Sandbox.Unsafe {
 		opts.Limits.Processes = 0
-	} else if err := sandbox.Available(); err != nil {
-		return nil, err
 	}
-	p := &Pool{opts: opts, slots: make(chan *worker, opts.Workers)}
+	if opts.Limits.WorkerMemory == 0 {
+		opts.Limits.WorkerMemory = opts.Limits.Memory + 512<<20
+	}
+	slog.Debug("execute: worker isolation", "isolation", cg.String(), "processes", opts.Limits.Processes,
+		"worker_memory", opts.Limits.WorkerMemory)
+	p := &Pool{opts: opts, slots: make(chan *worker, opts.Workers), cgroups: cg}
 	for i := 0; i < opts.Workers; i++ {
 		p.slots <- nil
 	}
@@ -81,16 +126,21 @@ func NewPool(ctx context.Context, opts Options) (*Pool, error) {
 // Workers returns the number of workers.
 func (p *Pool) Workers() int { return p.opts.Workers }
 
-// Close stops every worker. Calls in progress finish first.
+// Close stops every worker and removes their cgroups. Calls in progress
+// finish first.
 func (p *Pool) Close() error {
+	var err error
 	p.once.Do(func() {
 		for i := 0; i < p.opts.Workers; i++ {
 			if w := <-p.slots; w != nil {
 				w.kill()
 			}
 		}
+		if err = p.cgroups.Close(); err != nil {
+			err = fmt.Errorf("close pool: %w", err)
+		}
 	})
-	return nil
+	return err
 }
 
 // acquire takes a worker slot, starting the worker if needed.
@@ -111,7 +161,7 @@ func (p *Pool) acquire(ctx context.Context) (*worker, error) {
 	}
 	if w == nil {
 		var err error
-		if w, err = startWorker(p.opts.Sandbox); err != nil {
+		if w, err = startWorker(p.opts.Sandbox, p.cgroups, p.opts.Limits.workerLimits()); err != nil {
 			p.slots <- nil
 			return nil, err
 		}

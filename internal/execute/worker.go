@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
@@ -30,41 +31,51 @@ const maxFrame = 512 << 20
 // serves one request at a time; it is not safe for concurrent use.
 type worker struct {
 	cmd  *exec.Cmd
-	req  *os.File      // fd 3 inside: requests
-	resp *os.File      // fd 4 inside: replies
-	rd   *bufio.Reader // buffered resp
-	done chan struct{} // closed when the process has exited
+	req  *os.File        // fd 3 inside: requests
+	resp *os.File        // fd 4 inside: replies
+	rd   *bufio.Reader   // buffered resp
+	done chan struct{}   // closed when the process has exited
+	cg   *sandbox.Cgroup // the sandbox's own cgroup; nil without cgroups
 }
 
-func startWorker(cfg sandbox.Config) (*worker, error) {
+// startWorker starts a worker in a sandbox of its own, placed in a new
+// cgroup of cgs with the bounds lim when cgs is active.
+func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLimits) (*worker, error) {
 	cfg.Args = []string{"-I", "-c", harnessSource}
 	cmd, err := sandbox.Command(cfg)
 	if err != nil {
 		return nil, err
 	}
+	cg, err := cgs.New(lim)
+	if err != nil {
+		return nil, fmt.Errorf("start worker: %w", err)
+	}
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
+		_ = cg.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	respR, respW, err := os.Pipe()
 	if err != nil {
 		reqR.Close()
 		reqW.Close()
+		_ = cg.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	cmd.ExtraFiles = []*os.File{reqR, respW}
 	stderr := &capWriter{max: 8 << 10}
 	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
+	if err := cg.Start(cmd); err != nil {
 		reqR.Close()
 		reqW.Close()
 		respR.Close()
 		respW.Close()
+		_ = cg.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
 	reqR.Close()
 	respW.Close()
-	w := &worker{cmd: cmd, req: reqW, resp: respR, rd: bufio.NewReaderSize(respR, 1<<16), done: make(chan struct{})}
+	w := &worker{cmd: cmd, req: reqW, resp: respR, rd: bufio.NewReaderSize(respR, 1<<16), done: make(chan struct{}), cg: cg}
 	go func() {
 		_ = cmd.Wait()
 		close(w.done)
@@ -117,7 +128,8 @@ func (w *worker) recv(deadline time.Time, v any) error {
 	return nil
 }
 
-// kill stops the worker and everything inside its sandbox.
+// kill stops the worker and everything inside its sandbox, and removes its
+// cgroup.
 func (w *worker) kill() {
 	if w.cmd.Process != nil {
 		_ = w.cmd.Process.Kill()
@@ -125,6 +137,9 @@ func (w *worker) kill() {
 	<-w.done
 	w.req.Close()
 	w.resp.Close()
+	if err := w.cg.Close(); err != nil {
+		slog.Debug("execute: remove worker cgroup", "error", err)
+	}
 }
 
 // capWriter keeps the first max bytes written to it.
