@@ -8,6 +8,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
+	"os"
+	"slices"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,13 +22,23 @@ import (
 
 // serveOptions are the flags of `ticoder serve`.
 type serveOptions struct {
-	addr  string
-	demo  bool
-	keep  time.Duration
-	flags interactFlags
-	// ready, if not nil, is called with the server's URL once it listens.
+	addr         string
+	demo         bool
+	keep         time.Duration
+	token        string   // access token; empty: $TICODER_TOKEN, else random off loopback
+	requireToken bool     // require a token on loopback too
+	allowHosts   []string // extra Host names
+	flags        interactFlags
+	// ready, if not nil, is called with the server's URL (with ?token= when
+	// one is needed) once it listens.
 	ready func(url string)
 }
+
+// tokenEnv is the environment variable that may hold the access token.
+const tokenEnv = "TICODER_TOKEN"
+
+// envToken returns $TICODER_TOKEN, read when called.
+func envToken() string { return os.Getenv(tokenEnv) }
 
 func newServeCommand(g *globalOptions) *cobra.Command {
 	o := &serveOptions{}
@@ -36,9 +51,28 @@ shrink, and download the chosen code and the approved tests.
 
 The page and its JSON API (under /api/) come from the binary; nothing is
 loaded from the internet. Sessions are kept in the --cache database and
-survive a restart. Without --model only the built-in demos are offered.`,
-		Example: `  ticoder serve --demo                    # then open http://127.0.0.1:8080
-  ticoder serve --model ollama:qwen2.5-coder:7b --mode output`,
+survive a restart. Without --model only the built-in demos are offered.
+
+ACCESS: the server answers only requests whose Host is its own address,
+localhost, 127.0.0.1 or [::1] on its port (or a name given with --allow-host),
+that come from its own page or from a program that is not a browser (curl, the
+Go client in package api), and, for requests that change something, that send
+JSON. Other web sites' pages cannot use it.
+
+On a loopback address (the default 127.0.0.1) no token is needed. On any other
+address (--addr 0.0.0.0:8080, a LAN address or a host name) every API request
+must carry an access token: a random one is made at start and printed in the
+address to open, like http://HOST:8080/?token=… (the page keeps it in an
+HttpOnly, SameSite=Strict cookie; other clients send Authorization: Bearer
+TOKEN). Choose the token with --token or $TICODER_TOKEN (16 or more of A-Z a-z
+0-9 . _ ~ -), which also requires it on loopback, as does --require-token.
+Anyone who has the token can run sessions, and so code in your sandbox and, with
+--model, spend your model credit: keep it secret.`,
+		Example: `  ticoder serve --demo                    # then open http://127.0.0.1:8080/
+  ticoder serve --model ollama:qwen2.5-coder:7b --mode output
+  ticoder serve --demo --addr 0.0.0.0:8080  # prints http://HOST:8080/?token=…
+  ssh -L 9000:127.0.0.1:8080 devbox         # then on devbox:
+  ticoder serve --demo --allow-host localhost:9000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), g, o, cmd.ErrOrStderr())
@@ -48,6 +82,9 @@ survive a restart. Without --model only the built-in demos are offered.`,
 	f.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	f.BoolVar(&o.demo, "demo", false, "offer only the built-in demos (no model needed)")
 	f.DurationVar(&o.keep, "keep", 30*24*time.Hour, "delete stored sessions untouched for this long when the server starts (0 keeps all)")
+	f.StringVar(&o.token, "token", "", "access token every API request must carry (default $"+tokenEnv+"; a random one off loopback)")
+	f.BoolVar(&o.requireToken, "require-token", false, "require an access token on a loopback address too (a random one unless --token)")
+	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "also answer requests for this host `NAME` (on the server's port) or NAME:PORT (repeatable)")
 	o.flags.add(f)
 	return cmd
 }
@@ -70,27 +107,35 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(ctx, server.Options{
-		Builder: b, Runner: eng.Pool, DB: eng.DB, Model: o.flags.model, Defaults: opts, Logger: slog.Default(), Keep: o.keep,
-	})
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another ticoder serve running? choose another --addr)", o.addr, err)
 	}
-	url := "http://" + ln.Addr().String() + "/"
-	if host, _, err := net.SplitHostPort(ln.Addr().String()); err == nil {
-		if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
-			fmt.Fprintf(errw, "ticoder: WARNING: listening on %s: anyone who can reach it can start sessions that run code in your sandbox\n", o.addr)
-		}
+	defer ln.Close()
+	acc, err := decideAccess(o, ln.Addr())
+	if err != nil {
+		return err
 	}
-	fmt.Fprintf(errw, "ticoder: serving on %s — open it in a browser; Ctrl-C stops\n", url)
+	srv, err := server.New(ctx, server.Options{
+		Builder: b, Runner: eng.Pool, DB: eng.DB, Model: o.flags.model, Defaults: opts, Logger: slog.Default(), Keep: o.keep,
+		Token: acc.token, AllowHosts: acc.allowHosts,
+	})
+	if err != nil {
+		return err
+	}
+	if !acc.loopback {
+		fmt.Fprintf(errw, "ticoder: WARNING: listening on %s, not only on this computer: anyone who can reach it and has the token can start sessions that run code in your sandbox\n", ln.Addr())
+	}
+	fmt.Fprintf(errw, "ticoder: serving on %s — open it in a browser; Ctrl-C stops\n", acc.urls[0])
+	for _, u := range acc.urls[1:] {
+		fmt.Fprintf(errw, "ticoder:         or %s\n", u)
+	}
 	if o.ready != nil {
-		o.ready(url)
+		o.ready(acc.urls[len(acc.urls)-1])
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	// No WriteTimeout: creating a session may wait minutes for the model.
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -105,4 +150,59 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	}
 	fmt.Fprintln(errw, "ticoder: stopped")
 	return nil
+}
+
+// serveAccess is how a server is reached: its access token (empty: none),
+// the extra Host names it answers to, the addresses to print (the last one
+// numeric) and whether it listens on a loopback address only.
+type serveAccess struct {
+	token      string
+	allowHosts []string
+	urls       []string
+	loopback   bool
+}
+
+// decideAccess decides, for a server listening on addr, whether it needs a
+// token (off loopback, with --token, $TICODER_TOKEN or --require-token), the
+// token, the names it answers to and the addresses to open.
+func decideAccess(o *serveOptions, addr net.Addr) (serveAccess, error) {
+	ap, err := netip.ParseAddrPort(addr.String())
+	if err != nil {
+		return serveAccess{}, fmt.Errorf("listening address %s: %w", addr, err)
+	}
+	ip, port := ap.Addr().Unmap(), strconv.Itoa(int(ap.Port()))
+	acc := serveAccess{loopback: ip.IsLoopback(), token: o.token}
+	if acc.token == "" {
+		acc.token = envToken()
+	}
+	if acc.token != "" {
+		if err := server.ValidToken(acc.token); err != nil {
+			return serveAccess{}, usagef("serve: --token or $%s: %v, or leave both out for a random one", tokenEnv, err)
+		}
+	} else if o.requireToken || !acc.loopback {
+		acc.token = server.NewToken()
+	}
+	// A host name in --addr is an address the server answers to; so is this
+	// computer's name when it listens on every address.
+	host, _, _ := net.SplitHostPort(o.addr)
+	var names []string
+	switch {
+	case host != "" && net.ParseIP(host) == nil:
+		names = append(names, host)
+	case ip.IsUnspecified():
+		if h, err := os.Hostname(); err == nil && h != "" {
+			names = append(names, h)
+		}
+		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
+	}
+	acc.allowHosts = append(slices.Clone(o.allowHosts), names...)
+	query := ""
+	if acc.token != "" {
+		query = "?token=" + url.QueryEscape(acc.token)
+	}
+	for _, n := range names {
+		acc.urls = append(acc.urls, "http://"+net.JoinHostPort(n, port)+"/"+query)
+	}
+	acc.urls = append(acc.urls, "http://"+net.JoinHostPort(ip.String(), port)+"/"+query)
+	return acc, nil
 }
