@@ -99,5 +99,8 @@ type Data struct {
 func ForEachData(t *testing.T, f func(t *testing.T, d Data), need ...string) {
 	t.Helper()
 	t.Run("fixtures", func(t *testing.T) { f(t, Data{Dir: Fixtures(t)}) })
-	t.Run("full", func(t *testing.T) { f(t, Data{Dir: FullData(t, need...), Full: true}) })
+	t.Run("full", func(t *testing.T) {
+		t.Helper()
+		f(t, Data{Dir: FullData(t, need...), Full: true})
+	})
 }
