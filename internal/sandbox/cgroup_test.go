@@ -8,10 +8,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // sleeper returns a not yet started sandbox that sleeps for a minute.
@@ -348,5 +351,209 @@ print('killed' if any(os.waitpid(p, 0)[1] != 0 for p in pids) else 'all ran')
 				t.Errorf("output %q, want %q", out.String(), tc.want)
 			}
 		})
+	}
+}
+
+// TestParseCgroupFiles: mountinfo and /proc/PID/cgroup as a hybrid host, a
+// pure v2 host and a v1 container with a bind-mounted subtree write them.
+func TestParseCgroupFiles(t *testing.T) {
+	cases := []struct {
+		name, mountinfo, own string
+		ctrl                 string // "" for v2
+		wantDir              string
+	}{
+		{
+			name: "hybrid, v1 memory",
+			mountinfo: "30 25 0:26 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory\n" +
+				"31 25 0:27 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct\n" +
+				"32 25 0:28 / /sys/fs/cgroup/unified rw,relatime - cgroup2 cgroup2 rw\n" +
+				"33 25 0:29 / /tmp rw - tmpfs tmpfs rw\n",
+			own:     "4:memory:/process_api/abc\n2:cpu,cpuacct:/\n0::/\n",
+			ctrl:    "memory",
+			wantDir: "/sys/fs/cgroup/memory/process_api/abc",
+		},
+		{
+			name:      "hybrid, co-mounted cpu",
+			mountinfo: "31 25 0:27 / /sys/fs/cgroup/cpu,cpuacct rw,relatime - cgroup cgroup rw,cpu,cpuacct\n",
+			own:       "2:cpu,cpuacct:/user.slice\n",
+			ctrl:      "cpu",
+			wantDir:   "/sys/fs/cgroup/cpu,cpuacct/user.slice",
+		},
+		{
+			name:      "pure v2",
+			mountinfo: "35 24 0:30 / /sys/fs/cgroup rw,nosuid - cgroup2 cgroup2 rw,nsdelegate\n",
+			own:       "0::/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope\n",
+			wantDir:   "/sys/fs/cgroup/user.slice/user-1000.slice/user@1000.service/app.slice/run-1.scope",
+		},
+		{
+			name:      "v1 container, subtree mounted",
+			mountinfo: "40 38 0:26 /docker/f00 /sys/fs/cgroup/pids ro,nosuid - cgroup cgroup rw,pids\n",
+			own:       "9:pids:/docker/f00/sub\n",
+			ctrl:      "pids",
+			wantDir:   "/sys/fs/cgroup/pids/sub",
+		},
+		{
+			name:      "escaped mount point",
+			mountinfo: "35 24 0:30 / /mnt/my\\040cgroups rw - cgroup2 cgroup2 rw\n",
+			own:       "0::/a\n",
+			wantDir:   "/mnt/my cgroups/a",
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mounts, err := parseCgroupMounts(strings.NewReader(c.mountinfo))
+			if err != nil {
+				t.Fatal(err)
+			}
+			own := parseOwnCgroups(c.own)
+			i := -1
+			for j, m := range mounts {
+				if (c.ctrl == "" && m.v2) || (c.ctrl != "" && !m.v2 && slices.Contains(m.controllers, c.ctrl)) {
+					i = j
+					break
+				}
+			}
+			if i < 0 {
+				t.Fatalf("no mount for %q in %+v", c.ctrl, mounts)
+			}
+			dir, err := mounts[i].dir(own[c.ctrl])
+			if err != nil || dir != c.wantDir {
+				t.Errorf("dir = %q, %v; want %q", dir, err, c.wantDir)
+			}
+		})
+	}
+	m := cgroupMount{point: "/sys/fs/cgroup/pids", root: "/docker/f00"}
+	if dir, err := m.dir("/docker/other"); err == nil {
+		t.Errorf("cgroup outside the mounted subtree: dir %q, want an error", dir)
+	}
+}
+
+// TestWriteCgroupLimitsFiles: which control files get which values, written
+// into a plain directory (the real files are checked by
+// TestCgroupLimitsAndRemoval where this machine has cgroups).
+func TestWriteCgroupLimitsFiles(t *testing.T) {
+	all := []string{cgMemory, cgPids, cgCPU}
+	cases := []struct {
+		name    string
+		version int
+		ctrls   []string
+		limits  CgroupLimits
+		want    map[string]string
+	}{
+		{"v2", 2, all, CgroupLimits{Memory: 1 << 30, Processes: 40}, map[string]string{
+			"memory.max": "1073741824", "memory.swap.max": "0", "pids.max": "40", "cpu.weight": "100"}},
+		{"v1", 1, all, CgroupLimits{Memory: 1 << 30, Processes: 40}, map[string]string{
+			"memory.limit_in_bytes": "1073741824", "memory.memsw.limit_in_bytes": "1073741824",
+			"memory.swappiness": "0", "pids.max": "40", "cpu.shares": "1024"}},
+		{"v1 pids only", 1, []string{cgPids}, CgroupLimits{Memory: 1 << 30, Processes: 8}, map[string]string{"pids.max": "8"}},
+		{"no bounds", 2, all, CgroupLimits{}, map[string]string{"cpu.weight": "100"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if err := writeCgroupLimits(c.version, dir, c.ctrls, c.limits); err != nil {
+				t.Fatal(err)
+			}
+			ents, err := os.ReadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]string{}
+			for _, e := range ents {
+				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[e.Name()] = string(b)
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("control files (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestCgroupMoveHelper is the process TestCgroupV2MoveSelfToLeaf moves: it
+// waits for a line on stdin, moves itself aside and prints its v2 cgroup.
+func TestCgroupMoveHelper(t *testing.T) {
+	dir := os.Getenv("TICODER_CGROUP_MOVE_HELPER")
+	if dir == "" {
+		t.Skip("helper process only")
+	}
+	bufio.NewScanner(os.Stdin).Scan()
+	if err := moveSelfToLeaf(dir, filepath.Join(dir, "parent")); err != nil {
+		fmt.Println("error:", err)
+		return
+	}
+	own, err := readOwnCgroups()
+	fmt.Println(own[""], err)
+}
+
+// TestCgroupV2MoveSelfToLeaf: a process alone in its v2 cgroup moves itself
+// into PARENT/supervisor (so that the cgroup can hand controllers down); one
+// that shares its cgroup refuses to.
+func TestCgroupV2MoveSelfToLeaf(t *testing.T) {
+	mounts, err := readCgroupMounts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := readOwnCgroups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(mounts, func(m cgroupMount) bool { return m.v2 })
+	if i < 0 {
+		t.Skip("no cgroup v2 mount")
+	}
+	base, err := mounts[i].dir(own[""])
+	if err != nil {
+		t.Skip(err)
+	}
+	dir := filepath.Join(base, fmt.Sprintf("ticoder-test-%d", os.Getpid()))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Skipf("cgroup v2 not writable: %v", err)
+	}
+	defer func() {
+		var dirs []string
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				dirs = append(dirs, p)
+			}
+			return nil
+		})
+		slices.Reverse(dirs) // children first
+		for _, d := range dirs {
+			if err := rmdirCgroup(d); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	if err := moveSelfToLeaf(base, filepath.Join(dir, "unused")); err == nil || !strings.Contains(err.Error(), "besides ticoder") {
+		t.Errorf("moving aside from a shared cgroup: %v, want a refusal", err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCgroupMoveHelper$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "TICODER_CGROUP_MOVE_HELPER="+dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cgroup.procs"), []byte(fmt.Sprint(cmd.Process.Pid)), 0); err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		t.Fatal(err)
+	}
+	fmt.Fprintln(stdin, "go")
+	stdin.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("helper: %v\n%s", err, out.String())
+	}
+	want := strings.TrimPrefix(filepath.Join(dir, "parent", cgroupSupervisorLeaf), mounts[i].point)
+	if !strings.Contains(out.String(), want+" <nil>") {
+		t.Errorf("helper printed %q, want its cgroup %s", out.String(), want)
 	}
 }

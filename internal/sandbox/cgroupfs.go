@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,8 +37,6 @@ func (m cgroupMount) dir(rel string) (string, error) {
 	return filepath.Join(m.point, rel), nil
 }
 
-var cgMountEscapes = strings.NewReplacer(`\040`, " ", `\011`, "\t", `\012`, "\n", `\134`, `\`)
-
 // readCgroupMounts lists the cgroup mounts of this mount namespace.
 func readCgroupMounts() ([]cgroupMount, error) {
 	f, err := os.Open("/proc/self/mountinfo")
@@ -45,8 +44,14 @@ func readCgroupMounts() ([]cgroupMount, error) {
 		return nil, fmt.Errorf("read mountinfo: %w", err)
 	}
 	defer f.Close()
+	return parseCgroupMounts(f)
+}
+
+// parseCgroupMounts picks the cgroup mounts out of a mountinfo file.
+func parseCgroupMounts(r io.Reader) ([]cgroupMount, error) {
+	unescape := strings.NewReplacer(`\040`, " ", `\011`, "\t", `\012`, "\n", `\134`, `\`)
 	var out []cgroupMount
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		pre, post, ok := strings.Cut(sc.Text(), " - ")
@@ -54,7 +59,7 @@ func readCgroupMounts() ([]cgroupMount, error) {
 		if !ok || len(fields) < 5 || len(tail) < 3 {
 			continue
 		}
-		m := cgroupMount{root: cgMountEscapes.Replace(fields[3]), point: cgMountEscapes.Replace(fields[4])}
+		m := cgroupMount{root: unescape.Replace(fields[3]), point: unescape.Replace(fields[4])}
 		switch tail[0] {
 		case "cgroup2":
 			m.v2 = true
@@ -78,8 +83,13 @@ func readOwnCgroups() (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read own cgroups: %w", err)
 	}
+	return parseOwnCgroups(string(b)), nil
+}
+
+// parseOwnCgroups parses a /proc/PID/cgroup file.
+func parseOwnCgroups(s string) map[string]string {
 	own := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(s), "\n") {
 		parts := strings.SplitN(line, ":", 3)
 		if len(parts) != 3 {
 			continue
@@ -92,7 +102,7 @@ func readOwnCgroups() (map[string]string, error) {
 			own[ctrl] = parts[2]
 		}
 	}
-	return own, nil
+	return own
 }
 
 // setupCgroupV1 makes the per-process parent in the hierarchy of each wanted
