@@ -26,6 +26,9 @@ var (
 	errCrossOrigin = errors.New("cross-origin request refused")
 	// errNeedToken: the server has an access token and the request has none.
 	errNeedToken = errors.New("this ticoder server needs its access token")
+	// errNoToken: the server has no access token and the connection is not
+	// to a loopback address.
+	errNoToken = errors.New("this ticoder server does not serve other computers")
 	// errBadToken: the request's access token is wrong.
 	errBadToken = errors.New("wrong access token")
 	// errNotJSON: a request that changes something has no JSON content type.
@@ -111,7 +114,7 @@ func (g *guard) check(r *http.Request) (login bool, err error) {
 		return false, withStatus(http.StatusForbidden, fmt.Errorf("%w: the browser says it comes from a %s page (Sec-Fetch-Site); use the page this server serves", errCrossOrigin, site))
 	}
 	if !g.hasToken && local.IsValid() && !local.Addr().Unmap().IsLoopback() {
-		return false, withStatus(http.StatusForbidden, fmt.Errorf("%w: this server was started without one, so it answers only on 127.0.0.1 or ::1; restart it with an access token to serve %s", errNeedToken, local.Addr()))
+		return false, withStatus(http.StatusForbidden, fmt.Errorf("%w: it was started without an access token, so it answers only on 127.0.0.1 or ::1; restart it with --token to serve %s", errNoToken, local.Addr()))
 	}
 	if g.hasToken && !api && !unsafe && r.URL.Query().Has(tokenParam) {
 		// Opening the page with ?token= logs in, even over an old cookie.

@@ -193,7 +193,7 @@ func TestGuard(t *testing.T) {
 			data, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			if resp.StatusCode != tc.status || !strings.Contains(string(data), tc.says) {
-				t.Errorf("status %d %q, want %d saying %q", resp.StatusCode, data, tc.status, tc.says)
+				t.Errorf("status %d %.300q, want %d saying %q", resp.StatusCode, data, tc.status, tc.says)
 			}
 			checkHeaders(t, resp.Header)
 			want := 0
