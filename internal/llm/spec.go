@@ -113,7 +113,7 @@ func ParseSpec(s string) (Spec, error) {
 		return Spec{Kind: KindReplay, Dir: rest}, nil
 	}
 	if _, ok := kinds[kind]; !ok {
-		return Spec{}, fmt.Errorf("model %q: unknown provider kind %q: %s (kinds: %v)", s, kindStr, hint, Kinds())
+		return Spec{}, unknownKind(s, kindStr, hint)
 	}
 	spec := Spec{Kind: kind, Model: rest}
 	if i := lastURLAt(rest); i >= 0 {
@@ -129,6 +129,45 @@ func ParseSpec(s string) (Spec, error) {
 		return Spec{}, fmt.Errorf("model %q: the model name contains a control character", s)
 	}
 	return spec, nil
+}
+
+// unknownKind says that kindStr is no provider kind, suggesting the closest
+// one when it looks like a typo ("olama" → "ollama").
+func unknownKind(spec, kindStr, hint string) error {
+	names := make([]string, 0, len(kinds)+1)
+	best, bestDist := "", 3 // suggest within two edits
+	for _, k := range Kinds() {
+		names = append(names, string(k))
+		if d := editDistance(strings.ToLower(kindStr), string(k)); d < bestDist {
+			best, bestDist = string(k), d
+		}
+	}
+	known := strings.Join(names, ", ")
+	if best != "" {
+		return fmt.Errorf("model %q: unknown provider kind %q: did you mean %q? (kinds: %s)", spec, kindStr, best, known)
+	}
+	return fmt.Errorf("model %q: unknown provider kind %q: %s (kinds: %s)", spec, kindStr, hint, known)
+}
+
+// editDistance returns the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 // lastURLAt returns the index of the '@' that starts a base URL in s, or -1.
