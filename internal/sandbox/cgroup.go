@@ -67,9 +67,10 @@ type CgroupLimits struct {
 // (cpu.weight 100 / cpu.shares 1024), so a program that starts thirty busy
 // loops shares one worker's part of the CPU, not the machine.
 //
-// The groups live in a per-process parent, ticoder-PID-STARTTIME, created
-// beneath this process's own cgroup; a stale parent whose process is gone is
-// removed when the next Cgroups is made. With cgroup v2 the own cgroup must
+// The groups live in a per-process parent, ticoder-PID-STARTTIME-PIDNS,
+// created beneath this process's own cgroup; a stale parent whose process is
+// gone (from this pid namespace) is removed, with whatever is left in it,
+// when the next Cgroups is made there. With cgroup v2 the own cgroup must
 // be delegated (writable, with memory and pids in cgroup.controllers), e.g.
 // `systemd-run --user --scope -p Delegate=yes ticoder …`; if the process is
 // alone in it, it moves itself into the leaf PARENT/supervisor so that the
@@ -82,6 +83,7 @@ type CgroupLimits struct {
 // A Cgroups is safe for concurrent use. A nil *Cgroups is inactive.
 type Cgroups struct {
 	version int // 1 or 2; 0 when inactive
+	self    cgOwner
 	hier    []cgHierarchy
 	reason  string // why inactive
 	log     *slog.Logger
@@ -94,7 +96,7 @@ type Cgroups struct {
 // controller hierarchy with v1.
 type cgHierarchy struct {
 	base        string   // this process's own cgroup directory
-	parent      string   // base/ticoder-PID-STARTTIME
+	parent      string   // base/ticoder-PID-STARTTIME-PIDNS
 	controllers []string // what its groups bound
 }
 
@@ -131,11 +133,13 @@ func NewCgroups(mode CgroupMode, log *slog.Logger) *Cgroups {
 
 // detect sets up the first cgroup version that works, v2 before v1.
 func (c *Cgroups) detect(wanted, required []string) {
-	name, err := cgroupParentName(os.Getpid())
+	self, err := selfCgroupOwner()
 	if err != nil {
 		c.reason = err.Error()
 		return
 	}
+	c.self = self
+	name := self.name()
 	mounts, err := readCgroupMounts()
 	if err != nil {
 		c.reason = err.Error()
@@ -309,14 +313,13 @@ func (c *Cgroups) Close() error {
 // removeStale removes the parents, in h.base, of ticoder processes that are
 // gone, and kills what is left in their sandboxes' groups.
 func (c *Cgroups) removeStale(h cgHierarchy) {
-	own := filepath.Base(h.parent)
 	ents, err := os.ReadDir(h.base)
 	if err != nil {
 		return
 	}
 	for _, e := range ents {
-		pid, start, ok := parseCgroupParentName(e.Name())
-		if !e.IsDir() || !ok || e.Name() == own || cgOwnerAlive(pid, start) {
+		o, ok := parseCgroupOwner(e.Name())
+		if !e.IsDir() || !ok || !o.goneFrom(c.self) {
 			continue
 		}
 		dir := filepath.Join(h.base, e.Name())

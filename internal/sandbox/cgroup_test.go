@@ -60,34 +60,56 @@ func inCgroup(t *testing.T, pid int, dir string) bool {
 	return false
 }
 
-func TestParseCgroupParentName(t *testing.T) {
+func TestParseCgroupOwner(t *testing.T) {
 	cases := []struct {
-		name  string
-		pid   int
-		start uint64
-		ok    bool
+		name string
+		want cgOwner
+		ok   bool
 	}{
-		{"ticoder-123-456", 123, 456, true},
-		{"ticoder-1-0", 1, 0, true},
-		{"ticoder-123", 0, 0, false},
-		{"ticoder-x-456", 0, 0, false},
-		{"ticoder-123-45x", 0, 0, false},
-		{"w-0123456789abcdef", 0, 0, false},
-		{"user.slice", 0, 0, false},
+		{"ticoder-123-456-789", cgOwner{pid: 123, start: 456, pidns: 789}, true},
+		{"ticoder-1-0-4026531836", cgOwner{pid: 1, start: 0, pidns: 4026531836}, true},
+		{"ticoder-123-456", cgOwner{}, false},
+		{"ticoder-x-456-789", cgOwner{}, false},
+		{"ticoder-123-45x-789", cgOwner{}, false},
+		{"ticoder-test-123", cgOwner{}, false},
+		{"w-0123456789abcdef", cgOwner{}, false},
+		{"user.slice", cgOwner{}, false},
 	}
 	for _, c := range cases {
-		pid, start, ok := parseCgroupParentName(c.name)
-		if ok != c.ok || (ok && (pid != c.pid || start != c.start)) {
-			t.Errorf("parseCgroupParentName(%q) = %d, %d, %v; want %d, %d, %v", c.name, pid, start, ok, c.pid, c.start, c.ok)
+		got, ok := parseCgroupOwner(c.name)
+		if ok != c.ok || (ok && got != c.want) {
+			t.Errorf("parseCgroupOwner(%q) = %+v, %v; want %+v, %v", c.name, got, ok, c.want, c.ok)
 		}
 	}
-	name, err := cgroupParentName(os.Getpid())
+	self, err := selfCgroupOwner()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pid, start, ok := parseCgroupParentName(name)
-	if !ok || pid != os.Getpid() || !cgOwnerAlive(pid, start) {
-		t.Errorf("own parent name %q: pid %d start %d ok %v alive %v", name, pid, start, ok, cgOwnerAlive(pid, start))
+	if got, ok := parseCgroupOwner(self.name()); !ok || got != self || got.goneFrom(self) {
+		t.Errorf("own name %q parses to %+v, %v", self.name(), got, ok)
+	}
+	ppid := os.Getppid()
+	pstart, err := procStartTime(ppid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command("/bin/true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		o    cgOwner
+		gone bool
+	}{
+		{"exited", cgOwner{pid: dead.Process.Pid, start: self.start, pidns: self.pidns}, true},
+		{"pid reused", cgOwner{pid: self.pid, start: self.start + 1, pidns: self.pidns}, true},
+		{"other pid namespace", cgOwner{pid: dead.Process.Pid, start: 1, pidns: self.pidns + 1}, false},
+		{"running", cgOwner{pid: ppid, start: pstart, pidns: self.pidns}, false},
+	} {
+		if got := c.o.goneFrom(self); got != c.gone {
+			t.Errorf("%s: goneFrom = %v, want %v", c.name, got, c.gone)
+		}
 	}
 }
 
@@ -258,15 +280,15 @@ func TestCgroupV2Placement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	name, err := cgroupParentName(os.Getpid())
+	self, err := selfCgroupOwner()
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := setupCgroupV2(mounts, own, name, nil, nil)
+	h, err := setupCgroupV2(mounts, own, self.name(), nil, nil)
 	if err != nil {
 		t.Skipf("cgroup v2 unusable: %v", err)
 	}
-	c := &Cgroups{version: 2, hier: []cgHierarchy{h}, log: slog.Default(), live: map[*Cgroup]struct{}{}}
+	c := &Cgroups{version: 2, self: self, hier: []cgHierarchy{h}, log: slog.Default(), live: map[*Cgroup]struct{}{}}
 	defer c.Close()
 	g, err := c.New(CgroupLimits{})
 	if err != nil {
@@ -316,15 +338,18 @@ for _ in range(100):
 print(n)
 `}, // the sleepers die with the sandbox's init
 		{name: "memory", ctrl: cgMemory, limits: CgroupLimits{Memory: 200 << 20}, want: "killed\n", src: `
-import os
+import os, sys, time
 pids = []
 for _ in range(3):
     pid = os.fork()
     if pid == 0:
         b = b'x' * (100 << 20)
+        time.sleep(2)  # all three hold their memory at once
         os._exit(0)
     pids.append(pid)
-print('killed' if any(os.waitpid(p, 0)[1] != 0 for p in pids) else 'all ran')
+status = [os.waitpid(p, 0)[1] for p in pids]
+print('killed' if any(status) else 'all ran')
+print('wait statuses', status, file=sys.stderr)
 `},
 	}
 	for _, tc := range cases {
@@ -341,8 +366,9 @@ print('killed' if any(os.waitpid(p, 0)[1] != 0 for p in pids) else 'all ran')
 			if err != nil {
 				t.Fatal(err)
 			}
-			var out strings.Builder
-			cmd.Stdout = &out
+			var out, errb strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errb
+			defer func() { t.Logf("stderr: %s", errb.String()) }()
 			if err := g.Start(cmd); err != nil {
 				t.Fatal(err)
 			}

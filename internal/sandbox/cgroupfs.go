@@ -259,24 +259,51 @@ func readCgroupWords(file string) ([]string, error) {
 	return strings.Fields(string(b)), nil
 }
 
-// cgroupParentName names the per-process parent of process pid.
-func cgroupParentName(pid int) (string, error) {
-	start, err := procStartTime(pid)
-	if err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("ticoder-%d-%d", pid, start), nil
+// cgOwner identifies the process a per-process parent belongs to: its
+// pid, its start time (the pid may be reused) and its pid namespace (the
+// same pid may name another process there). Its cgroup's name is
+// ticoder-PID-START-PIDNS.
+type cgOwner struct {
+	pid          int
+	start, pidns uint64
 }
 
-func parseCgroupParentName(name string) (pid int, start uint64, ok bool) {
-	rest, found := strings.CutPrefix(name, "ticoder-")
-	p, s, found2 := strings.Cut(rest, "-")
-	if !found || !found2 {
-		return 0, 0, false
+// selfCgroupOwner returns this process's cgOwner.
+func selfCgroupOwner() (cgOwner, error) {
+	pid := os.Getpid()
+	start, err := procStartTime(pid)
+	if err != nil {
+		return cgOwner{}, err
 	}
-	pid, err1 := strconv.Atoi(p)
-	start, err2 := strconv.ParseUint(s, 10, 64)
-	return pid, start, err1 == nil && err2 == nil
+	var st unix.Stat_t
+	if err := unix.Stat("/proc/self/ns/pid", &st); err != nil {
+		return cgOwner{}, fmt.Errorf("stat own pid namespace: %w", err)
+	}
+	return cgOwner{pid: pid, start: start, pidns: st.Ino}, nil
+}
+
+func (o cgOwner) name() string { return fmt.Sprintf("ticoder-%d-%d-%d", o.pid, o.start, o.pidns) }
+
+func parseCgroupOwner(name string) (cgOwner, bool) {
+	rest, ok := strings.CutPrefix(name, "ticoder-")
+	f := strings.Split(rest, "-")
+	if !ok || len(f) != 3 {
+		return cgOwner{}, false
+	}
+	pid, err1 := strconv.Atoi(f[0])
+	start, err2 := strconv.ParseUint(f[1], 10, 64)
+	ns, err3 := strconv.ParseUint(f[2], 10, 64)
+	return cgOwner{pid: pid, start: start, pidns: ns}, err1 == nil && err2 == nil && err3 == nil
+}
+
+// goneFrom reports whether o's process is known to have exited: it was in
+// the pid namespace of self and no longer runs there.
+func (o cgOwner) goneFrom(self cgOwner) bool {
+	if o.pidns != self.pidns || o == self {
+		return false
+	}
+	s, err := procStartTime(o.pid)
+	return err != nil || s != o.start
 }
 
 // procStartTime returns when process pid started, in clock ticks after boot:
@@ -292,11 +319,6 @@ func procStartTime(pid int) (uint64, error) {
 		return 0, fmt.Errorf("parse /proc/%d/stat: %d fields", pid, len(f))
 	}
 	return strconv.ParseUint(f[19], 10, 64)
-}
-
-func cgOwnerAlive(pid int, start uint64) bool {
-	s, err := procStartTime(pid)
-	return err == nil && s == start
 }
 
 // removeStaleCgroup removes a stale parent: its sandboxes' groups (killing what is
