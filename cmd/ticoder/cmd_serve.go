@@ -71,8 +71,8 @@ Anyone who has the token can run sessions, and so code in your sandbox and, with
 		Example: `  ticoder serve --demo                    # then open http://127.0.0.1:8080/
   ticoder serve --model ollama:qwen2.5-coder:7b --mode output
   ticoder serve --demo --addr 0.0.0.0:8080  # prints http://HOST:8080/?token=…
-  ssh -L 9000:127.0.0.1:8080 devbox         # then on devbox:
-  ticoder serve --demo --allow-host localhost:9000`,
+  # through an SSH tunnel (ssh -L 9000:127.0.0.1:8080 devbox), run on devbox:
+  ticoder serve --demo --allow-host localhost:9000  # then open http://localhost:9000/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runServe(cmd.Context(), g, o, cmd.ErrOrStderr())

@@ -209,11 +209,14 @@ func (g *guard) checkHost(host string, local netip.AddrPort) error {
 	if ok {
 		return nil
 	}
-	own, port := "127.0.0.1", "its port"
+	names, port := "localhost, 127.0.0.1 or [::1]", "its port"
 	if local.IsValid() {
-		own, port = local.Addr().Unmap().String(), "port "+strconv.Itoa(int(local.Port()))
+		port = "port " + strconv.Itoa(int(local.Port()))
+		if own := local.Addr().Unmap(); !own.IsLoopback() {
+			names = own.String() + ", " + names
+		}
 	}
-	return withStatus(http.StatusForbidden, fmt.Errorf("%w: the request is for %q, but this server answers only to %s, localhost, 127.0.0.1 or [::1] on %s (a web page may be trying DNS rebinding); to reach it under another name, restart it with --allow-host NAME", errForeignHost, host, own, port))
+	return withStatus(http.StatusForbidden, fmt.Errorf("%w: the request is for %q, but this server answers only to %s on %s (a web page may be trying DNS rebinding); to reach it under another name, restart it with --allow-host NAME", errForeignHost, host, names, port))
 }
 
 // loginCookie is the cookie that holds the access token in the browser:

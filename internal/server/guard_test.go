@@ -283,17 +283,19 @@ func TestNoTokenOffLoopback(t *testing.T) {
 	tests := []struct {
 		name   string
 		s      *Server
+		host   string
 		auth   string
 		status int
 		says   string
 	}{
-		{"no token configured", open, "", 403, "answers only on 127.0.0.1"},
-		{"token configured, none sent", locked, "", 401, "needs its access token"},
-		{"token configured and sent", locked, "Bearer " + testToken, 200, ""},
+		{"no token configured", open, "192.0.2.7:8080", "", 403, "answers only on 127.0.0.1"},
+		{"token configured, none sent", locked, "192.0.2.7:8080", "", 401, "needs its access token"},
+		{"token configured and sent", locked, "192.0.2.7:8080", "Bearer " + testToken, 200, ""},
+		{"foreign host", locked, "rebind.evil.example:8080", "Bearer " + testToken, 403, "answers only to 192.0.2.7, localhost, 127.0.0.1 or [::1] on port 8080"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			req := httptest.NewRequest("GET", "http://192.0.2.7:8080/api/info", nil)
+			req := httptest.NewRequest("GET", "http://"+tc.host+"/api/info", nil)
 			req = req.WithContext(context.WithValue(req.Context(), http.LocalAddrContextKey, net.Addr(lan)))
 			if tc.auth != "" {
 				req.Header.Set("Authorization", tc.auth)
