@@ -835,7 +835,7 @@ def judge_trusted(w, names, sess, deadline):
     return outcome, exc
 
 
-def judge_forked(w, names, sess, deadline, limits):
+def judge_forked(w, j, names, sess, deadline, limits):
     """A generated test in a judge child of its own: its calls are relayed
     (and checked) by the worker, and only its verdict is read from it."""
     test_globals(names, None)  # validate before anything is forked
@@ -846,7 +846,7 @@ def judge_forked(w, names, sess, deadline, limits):
         try:
             os.close(to_j_w)
             os.close(from_j_r)
-            child_setup((to_j_r, from_j_w), limits, TMP + "/judge")
+            child_setup((to_j_r, from_j_w), limits, TMP + "/judge-%d" % j)
             rd = LineReader(to_j_r)
 
             def call(n, a, k):
@@ -1009,7 +1009,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, secrets):
                     if w.kind == "T":
                         o, exc = judge_trusted(w, names, sess, deadline)
                     else:
-                        o, exc = judge_forked(w, names, sess, deadline, dict(limits, cpu=timeouts[start] + 1))
+                        o, exc = judge_forked(w, start, names, sess, deadline, dict(limits, cpu=timeouts[start] + 1))
                     rec["o"] = o
                     if exc:
                         rec["e"] = exc

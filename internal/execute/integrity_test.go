@@ -2,6 +2,7 @@ package execute
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -260,5 +261,29 @@ def f():
 	}
 	if len(seen) != 1 || seen[0] != "run" {
 		t.Errorf("a tool call sees /tmp = %v, want [run]", seen)
+	}
+}
+
+// TestManyJudgedTests runs several tests that need a judge process on one
+// program: each judge starts in a directory of its own.
+func TestManyJudgedTests(t *testing.T) {
+	var tests []Test
+	for i := range 5 {
+		tests = append(tests, Test{Code: fmt.Sprintf("assert f(%d) > %d", i, i)})
+	}
+	tests = append(tests, Test{Code: "assert f(1) == 1 / 0", Input: "f(1)", Expected: "1 / 0"})
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: []string{"def f(x):\n    return x + 1\n"}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := m.Results[0]
+	for j := range 5 {
+		if row[j].Outcome != Pass {
+			t.Errorf("test %d: %v %q, want pass", j, row[j].Outcome, row[j].Exception)
+		}
+	}
+	if r := row[5]; r.Outcome != Error || r.Exception != "ZeroDivisionError" {
+		t.Errorf("an expected value that raises: %v %q, want error ZeroDivisionError", r.Outcome, r.Exception)
 	}
 }
