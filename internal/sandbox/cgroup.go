@@ -262,7 +262,7 @@ func (c *Cgroups) reweigh() {
 		if c.version == 1 {
 			file, w = "cpu.shares", min(max(n, 1)*1024, 262144)
 		}
-		if err := os.WriteFile(filepath.Join(h.parent, file), []byte(strconv.Itoa(w)), 0); err != nil {
+		if err := writeCgroupFile(filepath.Join(h.parent, file), strconv.Itoa(w)); err != nil {
 			c.log.Debug("sandbox: set cgroup weight", "dir", h.parent, "error", err)
 		}
 	}
@@ -355,7 +355,7 @@ func (g *Cgroup) Start(cmd *exec.Cmd) error {
 	}
 	pid := strconv.Itoa(cmd.Process.Pid)
 	for _, d := range g.dirs {
-		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(pid), 0); err != nil {
+		if err := writeCgroupFile(filepath.Join(d, "cgroup.procs"), pid); err != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			return fmt.Errorf("sandbox: move process %s into cgroup %s: %w", pid, d, err)
@@ -439,7 +439,7 @@ func writeCgroupLimits(version int, dir string, ctrls []string, l CgroupLimits) 
 		}
 	}
 	for _, st := range s {
-		err := os.WriteFile(filepath.Join(dir, st.file), []byte(st.value), 0)
+		err := writeCgroupFile(filepath.Join(dir, st.file), st.value)
 		if err != nil && !(st.optional && errors.Is(err, os.ErrNotExist)) {
 			return fmt.Errorf("sandbox: set %s in %s: %w", st.file, dir, err)
 		}

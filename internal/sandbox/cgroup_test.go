@@ -455,42 +455,61 @@ func TestParseCgroupFiles(t *testing.T) {
 }
 
 // TestWriteCgroupLimitsFiles: which control files get which values, written
-// into a plain directory (the real files are checked by
-// TestCgroupLimitsAndRemoval where this machine has cgroups).
+// into a plain directory that has the files a kernel would create (the real
+// files are checked by TestCgroupLimitsAndRemoval where this machine has
+// cgroups).
 func TestWriteCgroupLimitsFiles(t *testing.T) {
 	all := []string{cgMemory, cgPids, cgCPU}
+	v1Files := []string{"memory.limit_in_bytes", "memory.memsw.limit_in_bytes", "memory.swappiness", "pids.max", "cpu.shares"}
+	v2Files := []string{"memory.max", "memory.swap.max", "pids.max", "cpu.weight"}
+	lim := CgroupLimits{Memory: 1 << 30, Processes: 40}
 	cases := []struct {
 		name    string
 		version int
 		ctrls   []string
+		files   []string // present before
 		limits  CgroupLimits
 		want    map[string]string
+		wantErr bool
 	}{
-		{"v2", 2, all, CgroupLimits{Memory: 1 << 30, Processes: 40}, map[string]string{
+		{name: "v2", version: 2, ctrls: all, files: v2Files, limits: lim, want: map[string]string{
 			"memory.max": "1073741824", "memory.swap.max": "0", "pids.max": "40", "cpu.weight": "100"}},
-		{"v1", 1, all, CgroupLimits{Memory: 1 << 30, Processes: 40}, map[string]string{
+		{name: "v2 without swap", version: 2, ctrls: all, files: []string{"memory.max", "pids.max", "cpu.weight"}, limits: lim,
+			want: map[string]string{"memory.max": "1073741824", "pids.max": "40", "cpu.weight": "100"}},
+		{name: "v1", version: 1, ctrls: all, files: v1Files, limits: lim, want: map[string]string{
 			"memory.limit_in_bytes": "1073741824", "memory.memsw.limit_in_bytes": "1073741824",
 			"memory.swappiness": "0", "pids.max": "40", "cpu.shares": "1024"}},
-		{"v1 pids only", 1, []string{cgPids}, CgroupLimits{Memory: 1 << 30, Processes: 8}, map[string]string{"pids.max": "8"}},
-		{"no bounds", 2, all, CgroupLimits{}, map[string]string{"cpu.weight": "100"}},
+		{name: "v1 without swap accounting", version: 1, ctrls: all, files: []string{"memory.limit_in_bytes", "memory.swappiness", "pids.max", "cpu.shares"},
+			limits: lim, want: map[string]string{"memory.limit_in_bytes": "1073741824", "memory.swappiness": "0", "pids.max": "40", "cpu.shares": "1024"}},
+		{name: "v1 pids only", version: 1, ctrls: []string{cgPids}, files: v1Files, limits: CgroupLimits{Memory: 1 << 30, Processes: 8},
+			want: map[string]string{"pids.max": "8"}},
+		{name: "no bounds", version: 2, ctrls: all, files: v2Files, want: map[string]string{"cpu.weight": "100"}},
+		{name: "controller missing", version: 2, ctrls: all, files: []string{"memory.max", "cpu.weight"}, limits: lim, wantErr: true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := writeCgroupLimits(c.version, dir, c.ctrls, c.limits); err != nil {
-				t.Fatal(err)
+			for _, f := range c.files {
+				if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
-			ents, err := os.ReadDir(dir)
-			if err != nil {
-				t.Fatal(err)
+			err := writeCgroupLimits(c.version, dir, c.ctrls, c.limits)
+			if (err != nil) != c.wantErr {
+				t.Fatalf("writeCgroupLimits: %v, want error %v", err, c.wantErr)
+			}
+			if c.wantErr {
+				return
 			}
 			got := map[string]string{}
-			for _, e := range ents {
-				b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			for _, f := range c.files {
+				b, err := os.ReadFile(filepath.Join(dir, f))
 				if err != nil {
 					t.Fatal(err)
 				}
-				got[e.Name()] = string(b)
+				if len(b) > 0 {
+					got[f] = string(b)
+				}
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("control files (-want +got):\n%s", diff)

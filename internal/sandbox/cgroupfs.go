@@ -211,7 +211,7 @@ func moveSelfToLeaf(base, parent string) error {
 			return fmt.Errorf("create cgroup %s: %w", d, err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(leaf, "cgroup.procs"), []byte(self), 0); err != nil {
+	if err := writeCgroupFile(filepath.Join(leaf, "cgroup.procs"), self); err != nil {
 		return fmt.Errorf("move ticoder into %s: %w", leaf, err)
 	}
 	return nil
@@ -245,10 +245,25 @@ func enableCgroupControllers(dir string, ctrls []string) error {
 	if len(add) == 0 {
 		return nil
 	}
-	if err := os.WriteFile(file, []byte(strings.Join(add, " ")), 0); err != nil {
+	if err := writeCgroupFile(file, strings.Join(add, " ")); err != nil {
 		return fmt.Errorf("enable %s in %s: %w", strings.Join(add, " "), dir, err)
 	}
 	return nil
+}
+
+// writeCgroupFile writes value to the existing control file: a cgroup
+// file system creates its files itself, and a missing one means a controller
+// or feature is absent.
+func writeCgroupFile(file, value string) error {
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(value)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func readCgroupWords(file string) ([]string, error) {
@@ -348,7 +363,7 @@ func removeStaleCgroup(dir string, version int) error {
 func removeCgroup(dir string, version int) error {
 	if version == 2 {
 		// cgroup.kill (Linux 5.14) kills the whole group at once.
-		if err := os.WriteFile(filepath.Join(dir, "cgroup.kill"), []byte("1"), 0); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := writeCgroupFile(filepath.Join(dir, "cgroup.kill"), "1"); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("kill cgroup %s: %w", dir, err)
 		}
 	}
