@@ -278,7 +278,7 @@ func (c *Cgroups) mkdirGroup(h cgHierarchy, dir string) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("sandbox: create cgroup: %w", err)
+		return fmt.Errorf("sandbox: create cgroup: %w (%s=off runs without cgroups)", err, cgroupsEnv)
 	}
 	return nil
 }
@@ -358,7 +358,7 @@ func (g *Cgroup) Start(cmd *exec.Cmd) error {
 		if err := writeCgroupFile(filepath.Join(d, "cgroup.procs"), pid); err != nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
-			return fmt.Errorf("sandbox: move process %s into cgroup %s: %w", pid, d, err)
+			return fmt.Errorf("sandbox: move process %s into cgroup %s: %w (%s=off runs without cgroups)", pid, d, err, cgroupsEnv)
 		}
 	}
 	return nil
@@ -441,7 +441,7 @@ func writeCgroupLimits(version int, dir string, ctrls []string, l CgroupLimits) 
 	for _, st := range s {
 		err := writeCgroupFile(filepath.Join(dir, st.file), st.value)
 		if err != nil && !(st.optional && errors.Is(err, os.ErrNotExist)) {
-			return fmt.Errorf("sandbox: set %s in %s: %w", st.file, dir, err)
+			return fmt.Errorf("sandbox: set %s in %s: %w (%s=off runs without cgroups)", st.file, dir, err, cgroupsEnv)
 		}
 	}
 	return nil

@@ -351,11 +351,15 @@ func removeStaleCgroup(dir string, version int) error {
 		child := filepath.Join(dir, e.Name())
 		if strings.HasPrefix(e.Name(), cgroupGroupPrefix) {
 			errs = append(errs, removeCgroup(child, version))
-		} else {
-			errs = append(errs, rmdirCgroup(child))
+		} else if err := unix.Rmdir(child); err != nil {
+			// The supervisor leaf: busy only if a process the dead ticoder
+			// started (not a sandbox) still runs. It is left alone.
+			errs = append(errs, fmt.Errorf("remove cgroup %s: %w", child, err))
 		}
 	}
-	errs = append(errs, rmdirCgroup(dir))
+	if err := unix.Rmdir(dir); err != nil {
+		errs = append(errs, fmt.Errorf("remove cgroup %s: %w", dir, err))
+	}
 	return errors.Join(errs...)
 }
 
