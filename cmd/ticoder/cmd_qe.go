@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -76,7 +77,7 @@ func addQEFlags(cmd *cobra.Command, o *qeOptions, defaultEstimators, defaultKs [
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
 	f.IntVar(&o.jobs, "jobs", 0, "problems scored at once (default: GOMAXPROCS)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
-	f.BoolVar(&o.quiet, "quiet", false, "no progress bar")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 }
 
 // parsePlanFlags turns --k and --alpha into values.
@@ -178,7 +179,19 @@ func (e *qeEnv) loadPool(ctx context.Context, spec string, maxSolutions int) (*q
 	if name, ok := strings.CutPrefix(spec, "pool:"); ok {
 		return e.store.LoadPool(ctx, name)
 	}
-	return qe.LoadCQE(spec, qe.CQEOptions{MaxSolutions: maxSolutions})
+	return loadCQE(spec, maxSolutions)
+}
+
+// loadCQE reads a CQE file. A samples file given instead is a usage error
+// that says where samples go.
+func loadCQE(path string, maxSolutions int) (*qe.Pool, error) {
+	pool, err := qe.LoadCQE(path, qe.CQEOptions{MaxSolutions: maxSolutions})
+	if errors.Is(err, qe.ErrNotCQE) {
+		return nil, usagef("%v. --train, --test and --cqe take the ICL paper's labelled CQE files (such as $TICODER_DATA/cqe/mbpp-codestral-22b.jsonl) or pool:NAME; "+
+			"to rank the samples of a samples file use ticoder qe score --samples FILE --dataset NAME, "+
+			"or label them into a pool with ticoder qe pool add NAME --samples FILE --dataset NAME", err)
+	}
+	return pool, err
 }
 
 // setup builds the estimators' environment over the retrieval pool.
@@ -314,10 +327,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if err != nil {
 		return err
 	}
-	var rep progress.Reporter = progress.NewBar(stderr)
-	if o.quiet || o.json {
-		rep = progress.Nop{}
-	}
+	rep := progress.New(stderr, o.quiet || o.json)
 	base := strings.TrimSuffix(filepath.Base(o.test), filepath.Ext(o.test))
 	report, err := qe.RunPlan(ctx, s, dev, test, qe.Plan{
 		Estimators: o.estimators, Ks: ks, Alphas: alphas, CutOff: o.cutoff,

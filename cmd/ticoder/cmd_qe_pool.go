@@ -46,6 +46,7 @@ func newQEPoolCommand(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.dataset, "dataset", "", "dataset of the samples (name or file)")
 	f.IntVar(&o.maxSolutions, "max-solutions", 0, "keep at most this many solutions per problem of a CQE file (0 = all)")
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the stored pools",
@@ -74,7 +75,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 	var pool *qe.Pool
 	source := o.cqe
 	if o.cqe != "" {
-		if pool, err = qe.LoadCQE(o.cqe, qe.CQEOptions{MaxSolutions: o.maxSolutions}); err != nil {
+		if pool, err = loadCQE(o.cqe, o.maxSolutions); err != nil {
 			return err
 		}
 	} else {
@@ -101,13 +102,12 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 	if err != nil {
 		return nil, err
 	}
-	in := make([]check.Sample, len(smp))
+	in := checkSamplesOf(smp)
 	program := map[sampleRef]string{}
-	for i, s := range smp {
-		in[i] = check.Sample{TaskID: s.TaskID, Index: s.Index, Completion: s.Completion, Program: s.Program, Err: s.Err}
+	for _, s := range smp {
 		program[sampleRef{s.TaskID, s.Index}] = s.Program
 	}
-	sum, err := check.Run(ctx, env.runner(), ds, in, check.Options{Ks: []int{1}, Progress: progress.NewBar(stderr)})
+	sum, err := check.Run(ctx, env.runner(), ds, in, check.Options{Ks: []int{1}, Progress: progress.New(stderr, o.quiet)})
 	if err != nil {
 		return nil, err
 	}

@@ -116,10 +116,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 		}
 	}
 	pool, refs := samplesPool(ds, promptDS, smp)
-	var rep progress.Reporter = progress.NewBar(stderr)
-	if o.quiet {
-		rep = progress.Nop{}
-	}
+	rep := progress.New(stderr, o.quiet)
 	scores, err := qe.ScoreTasks(ctx, est, pool, qe.EvalOptions{Concurrency: o.jobs, Progress: rep})
 	if err != nil {
 		return err
@@ -178,11 +175,7 @@ func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, 
 
 // checkSamples runs the hidden tests of every sample.
 func checkSamples(ctx context.Context, env *qeEnv, ds *dataset.Dataset, smp []samples.Sample, rep progress.Reporter) (map[sampleRef]bool, error) {
-	in := make([]check.Sample, len(smp))
-	for i, s := range smp {
-		in[i] = check.Sample{TaskID: s.TaskID, Index: s.Index, Completion: s.Completion, Program: s.Program, Err: s.Err}
-	}
-	sum, err := check.Run(ctx, env.runner(), ds, in, check.Options{Ks: []int{1}, Progress: rep})
+	sum, err := check.Run(ctx, env.runner(), ds, checkSamplesOf(smp), check.Options{Ks: []int{1}, Progress: rep})
 	if err != nil {
 		return nil, err
 	}

