@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -44,8 +47,12 @@ type evalOptions struct {
 	workers      int
 	jobs         int
 	offline      bool
+	quiet        bool
 	progress     progress.Reporter
 	stdout       io.Writer
+	// stderr receives the messages of the run (resuming, failed problems);
+	// nil: none.
+	stderr io.Writer
 }
 
 func newEvalCommand(g *globalOptions) *cobra.Command {
@@ -65,9 +72,15 @@ and m = 0…max-questions (every problem counts at every m; ties at the top are
 a multiplicity-weighted random pick; no candidates left counts as a failure).
 
 Files in --out: results.jsonl (one line per problem, appended as each
-finishes; a rerun with the same settings resumes), summary.md (tables shaped
-like the TiCoder paper's Table IV), summary.csv, summary.json, and
+finishes; a rerun with the same settings resumes), settings.json (the
+settings of those results; a rerun with other settings is refused, so that
+the files always describe one benchmark), summary.md (tables shaped like the
+TiCoder paper's Table IV), summary.csv, summary.json, and
 pass1_RANK_SETTING.png/.svg (pass@1 against m).
+
+A problem that cannot be run (e.g. replay:DIR holds no recording of it) is
+reported and left out, and the run goes on; the command then exits with
+status 1 after writing the summary, and a rerun retries only such problems.
 
 --protect-correct adds runs with the official implementation's rule that a
 candidate passing the hidden tests is never pruned; it flatters the results,
@@ -76,8 +89,9 @@ so the strict runs are always reported beside them.`,
   ticoder eval --dataset mbpp-sanitized --model ollama:qwen2.5-coder:7b --codes 20 --tests 20 --problems Mbpp/2,Mbpp/3`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.progress = progress.NewBar(cmd.ErrOrStderr())
+			o.progress = progress.New(cmd.ErrOrStderr(), o.quiet)
 			o.stdout = cmd.OutOrStdout()
+			o.stderr = cmd.ErrOrStderr()
 			return runEval(cmd.Context(), g, o)
 		},
 	}
@@ -102,6 +116,7 @@ so the strict runs are always reported beside them.`,
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
 	f.IntVar(&o.jobs, "jobs", 4, "problems prepared at once")
 	f.BoolVar(&o.offline, "offline", false, "answer model requests only from the response cache")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("model")
 	return cmd
@@ -164,8 +179,14 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	}}
 	hash := settings.Hash()
 	resultsPath := filepath.Join(o.out, "results.jsonl")
-	done, err := eval.ReadResults(resultsPath, hash)
+	done, err := eval.Resume(o.out, settings)
+	if errors.Is(err, eval.ErrOtherSettings) {
+		return usageError{fmt.Errorf("%w. Rerun with the same settings to resume, or give another --out (results.jsonl there is kept as it is)", err)}
+	}
 	if err != nil {
+		return err
+	}
+	if err := eval.WriteSettings(o.out, settings); err != nil {
 		return err
 	}
 	eng, err := openEngine(ctx, g, o.workers)
@@ -193,12 +214,15 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		}
 	}
 	slog.Info("eval", "problems", len(problems), "resumed", len(problems)-len(todo), "config", hash)
+	if resumed := len(problems) - len(todo); resumed > 0 && o.stderr != nil {
+		fmt.Fprintf(o.stderr, "resuming: %d of %d problems already done (%s)\n", resumed, len(problems), resultsPath)
+	}
 	priors, err := evalPriors(ctx, cfg, eng)
 	if err != nil {
 		return err
 	}
 	w := evalWorker{prov: prov, eng: eng, gc: gc, o: o, cfg: cfg, lim: lim, hash: hash, build: eval.BuildHash(), priors: priors}
-	fresh, err := w.all(ctx, todo, app)
+	fresh, failed, err := w.all(ctx, todo, app)
 	if err != nil {
 		return err
 	}
@@ -207,9 +231,18 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	}
 	results := make([]eval.Result, 0, len(problems))
 	for _, p := range problems {
-		results = append(results, done[p.ID])
+		if r, ok := done[p.ID]; ok {
+			results = append(results, r)
+		}
 	}
-	return writeEvalReports(o, ds.Name, settings, results, time.Since(start))
+	if err := writeEvalReports(o, ds.Name, settings, results, failed, time.Since(start)); err != nil {
+		return err
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d problems failed and are left out of the summary (listed in %s); rerun to retry them",
+			len(failed), len(problems), filepath.Join(o.out, "summary.md"))
+	}
+	return nil
 }
 
 // evalWorker prepares and simulates problems.
@@ -256,13 +289,17 @@ func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]q
 }
 
 // all runs every problem, o.jobs at a time, appending each result as it
-// finishes. The first error cancels the rest (finished results stay).
-func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *eval.Appender) (map[string]eval.Result, error) {
+// finishes. A problem that fails on its own (its generations, extraction or
+// simulation) is reported, returned in failed and the rest go on; an error
+// that would fail every problem (an interrupt, an unreachable model, the
+// results file) cancels the rest (finished results stay).
+func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *eval.Appender) (map[string]eval.Result, []eval.ProblemError, error) {
 	rep := progress.OrNop(w.o.progress)
 	rep.Start("eval", len(problems))
 	defer rep.Finish()
 	var mu sync.Mutex
 	out := map[string]eval.Result{}
+	var failed []eval.ProblemError
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(w.o.jobs, 1))
 	for _, p := range problems {
@@ -271,6 +308,16 @@ func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *ev
 				return err
 			}
 			r, err := w.one(ctx, p)
+			if err != nil && !fatalForRun(ctx, err) {
+				mu.Lock()
+				failed = append(failed, eval.ProblemError{ID: p.ID, Error: err.Error()})
+				mu.Unlock()
+				if w.o.stderr != nil {
+					fmt.Fprintf(w.o.stderr, "ticoder: %s failed, left out (the run goes on): %v\n", p.ID, err)
+				}
+				rep.Add(1)
+				return nil
+			}
 			if err == nil {
 				err = app.Append(r)
 			}
@@ -284,7 +331,18 @@ func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *ev
 			return nil
 		})
 	}
-	return out, g.Wait()
+	err := g.Wait()
+	slices.SortFunc(failed, func(a, b eval.ProblemError) int { return strings.Compare(a.ID, b.ID) })
+	return out, failed, err
+}
+
+// fatalForRun reports whether err, from one problem, would fail the others
+// too: an interrupt, or a model that cannot be reached, refuses the key,
+// does not exist or keeps refusing requests.
+func fatalForRun(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.Is(err, llm.ErrUnreachable) || errors.Is(err, llm.ErrUnauthorized) || errors.Is(err, llm.ErrModelNotFound) ||
+		errors.Is(err, llm.ErrRateLimited) || errors.Is(err, llm.ErrServer)
 }
 
 // one generates (or finds cached), prepares and simulates one problem.
@@ -361,13 +419,20 @@ func rawPrograms(p dataset.Problem, row genRow) []string {
 
 // writeEvalReports writes summary.md, summary.csv, summary.json and the plots,
 // and prints the Markdown on stdout.
-func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, results []eval.Result, took time.Duration) error {
+func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, results []eval.Result, failed []eval.ProblemError, took time.Duration) error {
 	sum := eval.Summarize(results, settings.Config)
 	sum.Title = fmt.Sprintf("TiCoder on %s with %s", dsName, shortModel(o.model))
 	sum.Notes = []string{
 		fmt.Sprintf("settings hash %s; %d code and %d test samples per problem; limits %s", settings.Hash(), o.codes, o.tests, settings.Extra["limits"]),
 		fmt.Sprintf("protect-correct: %s", map[bool]string{false: "off (strict only)", true: "strict and protect-correct runs both shown"}[o.protect]),
 		fmt.Sprintf("wall time of this invocation: %.1f s", took.Seconds()),
+	}
+	if omitted, least := sum.LeaveOutLargeK(results); len(omitted) > 0 {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("baseline pass@k left out for k = %s: a problem has only %s, and pass@k needs at least k samples of every problem (as in OpenAI's harness)",
+			joinInts(omitted), plural(least, "sample")))
+	}
+	for _, f := range failed {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("FAILED, left out of every figure (a rerun retries it): %s: %s", f.ID, f.Error))
 	}
 	files := map[string]func(io.Writer) error{
 		"summary.md":   sum.Markdown,
@@ -389,6 +454,15 @@ func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, res
 		fmt.Fprintf(o.stdout, "\nresults in %s\n", o.out)
 	}
 	return nil
+}
+
+// joinInts returns "10, 100".
+func joinInts(ns []int) string {
+	parts := make([]string, len(ns))
+	for i, n := range ns {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shortModel shortens a replay:DIR model name to replay:BASE for titles.

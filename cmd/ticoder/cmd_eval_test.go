@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -102,15 +104,117 @@ func TestEvalReplayResumes(t *testing.T) {
 		t.Error("the resumed summary differs")
 	}
 
-	// Other settings run again, beside the old lines.
+	// Other settings are refused: results.jsonl and summary.md stay those
+	// of one benchmark.
 	o = evalTestOptions(t, out)
 	o.maxQuestions = 1
 	o.problems = []string{"HumanEval/0"}
+	err = runEval(ctx, g, o)
+	var u usageError
+	if !errors.Is(err, eval.ErrOtherSettings) || !errors.As(err, &u) || !strings.Contains(err.Error(), "max_questions: 2 → 1") {
+		t.Errorf("rerun with --max-questions 1: %v, want a usage error that names max_questions: 2 → 1", err)
+	}
+	if n := countLines(t, results); n != 2 {
+		t.Errorf("after refusing new settings results.jsonl has %d lines, want 2", n)
+	}
+	md3, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	if strip(md) != strip(md3) {
+		t.Error("refusing new settings changed summary.md")
+	}
+
+	// The same settings with one more problem: resumes, and says so.
+	o = evalTestOptions(t, out)
+	o.problems = append(o.problems, "HumanEval/85")
+	var stderr bytes.Buffer
+	o.stderr = &stderr
 	if err := runEval(ctx, g, o); err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(stderr.String(), "resuming: 2 of 3 problems already done") {
+		t.Errorf("stderr does not say it resumes:\n%s", stderr.String())
+	}
 	if n := countLines(t, results); n != 3 {
-		t.Errorf("after new settings results.jsonl has %d lines, want 3", n)
+		t.Errorf("after resuming with one more problem results.jsonl has %d lines, want 3", n)
+	}
+}
+
+// TestEvalProblemWithoutRecordingGoesOn: a replay that lacks one task
+// records that problem as failed and the others are still run and reported.
+func TestEvalProblemWithoutRecordingGoesOn(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	o := evalTestOptions(t, out)
+	o.problems = []string{"HumanEval/0", "HumanEval/1"} // the fixtures hold no recording of HumanEval/1
+	var stderr bytes.Buffer
+	o.stderr = &stderr
+	err := runEval(context.Background(), genGlobals(t), o)
+	var u usageError
+	if err == nil || errors.As(err, &u) || !strings.Contains(err.Error(), "1 of 2 problems failed") {
+		t.Fatalf("err = %v, want a (non-usage) error saying 1 of 2 problems failed", err)
+	}
+	if n := countLines(t, filepath.Join(out, "results.jsonl")); n != 1 {
+		t.Errorf("results.jsonl has %d lines, want 1 (HumanEval/0)", n)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"problems: 1;", "FAILED, left out of every figure (a rerun retries it): HumanEval/1: ", "no recorded code for HumanEval/1"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	if !strings.Contains(stderr.String(), "HumanEval/1 failed, left out (the run goes on)") {
+		t.Errorf("stderr does not report the failed problem:\n%s", stderr.String())
+	}
+}
+
+// evalArgs is the command line of a replayed eval of the five problems the
+// fixtures hold recordings of.
+func evalArgs(t *testing.T, out string) []string {
+	t.Helper()
+	return []string{
+		"--data-dir", testutil.Fixtures(t), "--cache", filepath.Join(t.TempDir(), "cache.db"),
+		"eval", "--dataset", "humaneval-noexamples", "--model", "replay:" + filepath.Join(testutil.Fixtures(t), recorded),
+		"--style", "completion", "--codes", "20", "--tests", "20", "--max-questions", "2", "--select", "discr",
+		"--rank-codes", "passing", "--problems", "HumanEval/0,HumanEval/2,HumanEval/53,HumanEval/85,HumanEval/161", "--out", out,
+	}
+}
+
+// TestEvalRedirectedStderrIsShort: redirected, an eval of five problems
+// writes a few plain lines to stderr, no redraws.
+func TestEvalRedirectedStderrIsShort(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := runMain(context.Background(), evalArgs(t, filepath.Join(t.TempDir(), "run")), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, stderr.String())
+	}
+	lines := strings.Count(stderr.String(), "\n")
+	if lines > 20 || strings.Contains(stderr.String(), "\r") {
+		t.Errorf("stderr has %d lines (want ≤ 20) or carriage returns:\n%q", lines, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "eval: done, 5 in") {
+		t.Errorf("stderr does not say the five problems are done:\n%s", stderr.String())
+	}
+}
+
+// TestEvalTerminalShowsBar: on a terminal, eval draws a live bar.
+func TestEvalTerminalShowsBar(t *testing.T) {
+	term := testutil.OpenTerminal(t, 24, 100)
+	var stdout bytes.Buffer
+	if code := runMain(context.Background(), evalArgs(t, filepath.Join(t.TempDir(), "run")), &stdout, term.TTY); code != 0 {
+		t.Fatalf("exit status %d:\n%s", code, term.Output())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(term.Output(), "(5/5") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	out := term.Output()
+	for _, want := range []string{"\r", "eval", "100%", "(5/5"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("terminal output lacks %q: %q", want, out)
+		}
+	}
+	if strings.Contains(out, "to do") {
+		t.Errorf("terminal output has the plain lines meant for logs: %q", out)
 	}
 }
 

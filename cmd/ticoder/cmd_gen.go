@@ -33,6 +33,7 @@ type genOptions struct {
 	offline     bool
 	prompts     string // template file
 	jobs        int    // problems generated at once
+	quiet       bool   // no progress output
 	progress    progress.Reporter
 	summary     io.Writer           // where the one-line summary goes; nil: nowhere
 	retry       llm.Retry           // HTTP retry policy; the zero value means the defaults
@@ -77,7 +78,7 @@ generations offline.`,
   ticoder gen --dataset mbpp-sanitized --model ollama:qwen2.5-coder:7b --codes 20 --tests 20 --out gen.jsonl`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.progress = progress.NewBar(cmd.ErrOrStderr())
+			o.progress = progress.New(cmd.ErrOrStderr(), o.quiet)
 			o.summary = cmd.ErrOrStderr()
 			return runGen(cmd.Context(), g, o)
 		},
@@ -98,6 +99,7 @@ generations offline.`,
 	f.BoolVar(&o.offline, "offline", false, "answer only from the response cache; a missing response is an error")
 	f.StringVar(&o.prompts, "prompts", "", "file of prompt templates overriding the defaults")
 	f.IntVar(&o.jobs, "jobs", 4, "problems generated and extracted at once")
+	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	return cmd
 }
 
