@@ -97,6 +97,9 @@ type runOptions struct {
 	plain     bool
 	noColor   bool
 	flags     interactFlags
+	// promptSet and signatureSet report that --prompt and --signature were
+	// given (perhaps empty).
+	promptSet, signatureSet bool
 }
 
 func newRunCommand(g *globalOptions) *cobra.Command {
@@ -134,6 +137,7 @@ answer per line, so the flow can be scripted.`,
 				}
 				o.demo = args[0]
 			}
+			o.promptSet, o.signatureSet = cmd.Flags().Changed("prompt"), cmd.Flags().Changed("signature")
 			return runRun(cmd.Context(), g, o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -158,6 +162,21 @@ func isTerminal(v any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
+// checkPrompt checks --prompt and --signature, which go together and must
+// not be blank (a blank prompt would be sent to the model).
+func (o *runOptions) checkPrompt() error {
+	const example = `e.g. --prompt "Return the n-th Fibonacci number" --signature "def fib(n: int) -> int"`
+	switch {
+	case o.promptSet && strings.TrimSpace(o.prompt) == "":
+		return usagef("run: --prompt is empty: say in words what the function should do, %s", example)
+	case o.signatureSet && strings.TrimSpace(o.signature) == "":
+		return usagef("run: --signature is empty: give the function's def line, %s", example)
+	case o.signatureSet && !o.promptSet:
+		return usagef("run: --signature needs --prompt too (what the function should do, in words), %s", example)
+	}
+	return nil
+}
+
 // runRun prepares the session, asks the questions and writes the result.
 func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, out, errw io.Writer) error {
 	if o.demo == "list" {
@@ -172,6 +191,9 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	}
 	opts, err := o.flags.options()
 	if err != nil {
+		return err
+	}
+	if err := o.checkPrompt(); err != nil {
 		return err
 	}
 	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -23,6 +24,8 @@ type globalOptions struct {
 	unsafe    bool
 	// cpuProfile, if set, receives a Go CPU profile of the run.
 	cpuProfile string
+	// logs is the log handler the command runs with (nil before it runs).
+	logs *logHandler
 }
 
 func main() {
@@ -31,13 +34,38 @@ func main() {
 	sandbox.Main()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := newRootCommand().ExecuteContext(ctx)
+	code := runMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	os.Exit(exitCode(err))
+	os.Exit(code)
 }
 
-func newRootCommand() *cobra.Command {
+// runMain runs the command line args and returns the exit status (see
+// exitHelp).
+func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	g := &globalOptions{}
+	root := newRoot(g)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	g.logs.Flush()
+	return exitCode(err, stderr)
+}
+
+// exitHelp documents the exit statuses exitCode returns.
+const exitHelp = `EXIT STATUS
+  0    success
+  1    an error while running: a missing or unreadable file, a model that
+       cannot be reached, approved tests that fail, problems that failed
+  2    a usage error: an unknown command or flag, a flag value that is not
+       valid, a required flag missing, flags that do not go together
+  130  interrupted (Ctrl-C or SIGTERM); finished work is kept`
+
+// newRootCommand returns the ticoder command tree.
+func newRootCommand() *cobra.Command { return newRoot(&globalOptions{}) }
+
+// newRoot returns the ticoder command tree, its global flags bound to g.
+func newRoot(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "ticoder",
 		Short: "Test-driven interactive code generation and code quality estimation",
@@ -47,15 +75,17 @@ It asks a model for many candidate implementations and many candidate tests,
 runs every test on every candidate in a sandbox, asks you the few yes/no
 questions that split the candidates best, and hands back ranked code plus the
 tests you approved. It also benchmarks that loop with a simulated user, checks
-pass@k of sample files, and estimates code quality without tests.`,
+pass@k of sample files, and estimates code quality without tests.
+
+` + exitHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			level := slog.LevelWarn
-			if g.verbose {
-				level = slog.LevelDebug
+			g.logs = newLogHandler(cmd.ErrOrStderr(), g.verbose, !isBatch(cmd))
+			slog.SetDefault(slog.New(g.logs))
+			if err := checkFlags(cmd); err != nil {
+				return err
 			}
-			slog.SetDefault(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
 			if g.cpuProfile != "" {
 				f, err := os.Create(g.cpuProfile)
 				if err != nil {
@@ -76,37 +106,39 @@ pass@k of sample files, and estimates code quality without tests.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.dataDir, "data-dir", "", "directory holding the datasets (default $TICODER_DATA, else ./data)")
 	pf.StringVar(&g.cachePath, "cache", "", "SQLite file for the response and execution caches (default $TICODER_CACHE, else ~/.cache/ticoder/cache.db)")
-	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log more detail on stderr")
+	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log more detail on stderr, and every repeat of a warning")
 	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a Go CPU profile to this file")
 	_ = pf.MarkHidden("cpuprofile")
 	pf.BoolVar(&g.unsafe, "unsafe-no-sandbox", false, "run untrusted code WITHOUT namespace isolation (only rlimits); for machines without user namespaces")
 
 	root.AddCommand(
-		newCheckCommand(g),
-		newGenCommand(g),
-		newEvalCommand(g),
+		batch(newCheckCommand(g)),
+		batch(newGenCommand(g)),
+		batch(newEvalCommand(g)),
 		newDataCommand(g),
-		newQECommand(g),
+		batch(newQECommand(g)),
 		newRunCommand(g),
 		newServeCommand(g),
 	)
+	usageErrors(root)
 	return root
 }
 
-// exitCode maps an error to the process exit status, in one place.
-func exitCode(err error) int {
+// exitCode maps an error to the process exit status, in one place, and
+// writes the error to stderr.
+func exitCode(err error, stderr io.Writer) int {
+	var u usageError
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(os.Stderr, "ticoder: interrupted")
+		fmt.Fprintln(stderr, "ticoder: interrupted")
 		return 130
+	case errors.As(err, &u):
+		fmt.Fprintln(stderr, "ticoder:", err)
+		return 2
 	default:
-		fmt.Fprintln(os.Stderr, "ticoder:", err)
-		var u usageError
-		if errors.As(err, &u) {
-			return 2
-		}
+		fmt.Fprintln(stderr, "ticoder:", err)
 		return 1
 	}
 }

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+// TestExitStatus: one mapping, per class: 0 success, 1 an error while
+// running, 2 a usage error, 130 interrupted; messages a person understands.
+func TestExitStatus(t *testing.T) {
+	dir := t.TempDir()
+	samplesFile := filepath.Join(dir, "samples.jsonl")
+	if err := os.WriteFile(samplesFile, []byte(`{"task_id": "HumanEval/0", "completion": "    return True\n"}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	humanEvalSamples := filepath.Join(testutil.Fixtures(t), recorded, "codes.jsonl")
+	globals := []string{"--data-dir", testutil.Fixtures(t), "--cache", filepath.Join(dir, "cache.db")}
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	cases := []struct {
+		name    string
+		ctx     context.Context
+		args    []string
+		code    int
+		want    string // in stderr, or in stdout for help
+		notWant string
+	}{
+		{name: "help documents the exit statuses", args: []string{"--help"}, code: 0, want: "EXIT STATUS"},
+		{name: "unknown command", args: []string{"chek"}, code: 2, want: `unknown command "chek" for "ticoder": did you mean check?`},
+		{name: "unknown subcommand", args: []string{"qe", "evl"}, code: 2, want: `unknown command "evl" for "ticoder qe"`},
+		{name: "unknown flag", args: []string{"check", "--bogus"}, code: 2, want: "unknown flag: --bogus"},
+		{name: "unexpected argument", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "extra"}, code: 2, want: `check: unknown command "extra"`},
+		{name: "missing required flags", args: []string{"check"}, code: 2, want: "check: --dataset and --samples are required"},
+		{name: "not a number", args: []string{"run", "--demo", "--codes", "abc"}, code: 2, want: `--codes "abc": want a whole number, e.g. --codes 20`, notWant: "strconv"},
+		{name: "duration without unit", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--timeout", "3"}, code: 2, want: `--timeout "3": want a duration with a unit, e.g. --timeout 5s`},
+		{name: "negative timeout", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--timeout", "-1s"}, code: 2, want: "--timeout -1s: a duration must not be negative"},
+		{name: "negative timeout of run", args: []string{"run", "--demo", "--timeout", "-1s"}, code: 2, want: "--timeout -1s: a duration must not be negative"},
+		{name: "misspelt model kind", args: []string{"gen", "--dataset", "humaneval", "--model", "olama:x", "--out", filepath.Join(dir, "g.jsonl")}, code: 2, want: `did you mean "ollama"?`, notWant: "["},
+		{name: "empty prompt", args: []string{"run", "--prompt", "", "--signature", "def fib(n: int) -> int"}, code: 2, want: "--prompt is empty", notWant: "needs a signature"},
+		{name: "blank prompt", args: []string{"run", "--prompt", "  ", "--signature", "def fib(n: int) -> int", "--model", "openai:gpt-4o-mini"}, code: 2, want: "--prompt is empty"},
+		{name: "signature without prompt", args: []string{"run", "--signature", "def fib(n: int) -> int"}, code: 2, want: "--signature needs --prompt too"},
+		{name: "samples given as a CQE file", args: []string{"qe", "eval", "--train", humanEvalSamples, "--test", humanEvalSamples, "--estimator", "els"}, code: 2,
+			want: "the row is a CodeT samples row", notWant: "appears twice"},
+		{name: "a missing file is an error", args: []string{"check", "--dataset", "humaneval", "--samples", filepath.Join(dir, "nope.jsonl")}, code: 1, want: "no such file"},
+		{name: "interrupted", ctx: canceled, args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "-q"}, code: 130, want: "ticoder: interrupted"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := c.ctx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			var stdout, stderr bytes.Buffer
+			args := append(append([]string{}, globals...), c.args...)
+			code := runMain(ctx, args, &stdout, &stderr)
+			out := stderr.String() + stdout.String()
+			if code != c.code {
+				t.Errorf("exit status %d, want %d; output:\n%s", code, c.code, out)
+			}
+			if !strings.Contains(out, c.want) || c.notWant != "" && strings.Contains(stderr.String(), c.notWant) {
+				t.Errorf("output lacks %q (or has %q):\n%s", c.want, c.notWant, out)
+			}
+		})
+	}
+}
