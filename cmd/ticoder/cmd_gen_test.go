@@ -17,6 +17,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
+	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -246,6 +247,25 @@ func TestGenErrors(t *testing.T) {
 				t.Errorf("leftover files: %v", entries)
 			}
 		})
+	}
+}
+
+// TestGenFailureNotShownAsDone: when a problem has no recording, the
+// progress bar stops where it was instead of jumping to 100% before the
+// error.
+func TestGenFailureNotShownAsDone(t *testing.T) {
+	o := genTestOptions(t, "replay:"+filepath.Join(testutil.Fixtures(t), recorded))
+	o.dataset = "humaneval" // recorded for humaneval-noexamples: HumanEval/1 has none
+	o.problems = []string{"HumanEval/1", "HumanEval/3", "HumanEval/7"}
+	o.jobs = 1
+	var bar bytes.Buffer
+	o.progress = progress.NewBar(&bar)
+	err := runGen(context.Background(), genGlobals(t), o)
+	if err == nil || !strings.Contains(err.Error(), "no recorded code for HumanEval/1") {
+		t.Fatalf("err = %v, want one naming HumanEval/1's missing recording", err)
+	}
+	if strings.Contains(bar.String(), "100%") || !strings.Contains(bar.String(), "stopped at 0 of 3") {
+		t.Errorf("the bar does not stop where the run failed: %q", bar.String())
 	}
 }
 
