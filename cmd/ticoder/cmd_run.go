@@ -117,11 +117,15 @@ candidates matches what you want:
 Keys: y yes · n no · d don't know / invalid input · o give the right value
 (--mode output) · u undo · q stop asking. Each answer prunes the candidates;
 at the end you choose among the ranked ones, and run writes NAME.py (the code)
-and test_NAME.py (the tests you approved, as pytest functions) to --out, after
-checking in the sandbox that the tests pass against the code.
+and test_NAME.py (the tests you approved, as pytest functions), after checking
+in the sandbox that the tests pass against the code. They go to --out, or by
+default to a new directory per run, NAME-DATE-TIME under
+$XDG_DATA_HOME/ticoder/runs (~/.local/share/ticoder/runs), printed at the end.
 
 Without a terminal (or with --plain) the questions are plain prompts, one
-answer per line, so the flow can be scripted.`,
+answer per line, so the flow can be scripted. If stdin ends before the first
+answer nothing is written; if it ends later, the top-ranked candidate is
+written and run says so.`,
 		Example: `  ticoder run --demo                      # the built-in demo, no model needed
   ticoder run --demo median --mode output
   ticoder run --demo list                 # list the demos
@@ -148,8 +152,8 @@ answer per line, so the flow can be scripted.`,
 	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
 	f.StringVar(&o.signature, "signature", "", `the function's def line, e.g. "def f(x: int) -> int"`)
 	f.StringVar(&o.task, "task", "", "a dataset problem as DATASET/ID, e.g. humaneval-noexamples/HumanEval/12")
-	f.StringVar(&o.out, "out", ".", "directory to write NAME.py and test_NAME.py to")
-	f.BoolVar(&o.force, "force", false, "overwrite NAME.py and test_NAME.py if they exist")
+	f.StringVar(&o.out, "out", "", "directory to write NAME.py and test_NAME.py to (default: a new directory per run under $XDG_DATA_HOME/ticoder/runs)")
+	f.BoolVar(&o.force, "force", false, "overwrite NAME.py and test_NAME.py in --out if they exist")
 	f.BoolVar(&o.plain, "plain", false, "plain prompts even on a terminal")
 	f.BoolVar(&o.noColor, "no-color", os.Getenv("NO_COLOR") != "", "no syntax highlighting")
 	o.flags.add(f)
@@ -238,23 +242,16 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil && !errors.Is(err, interact.ErrNoCandidate) {
 		return err
 	}
-	codePath, testPath := filepath.Join(o.out, names.CodeFile), filepath.Join(o.out, names.TestFile)
-	if !o.force {
-		for _, p := range []string{codePath, testPath} {
-			if _, err := os.Stat(p); err == nil {
-				return usagef("run: %s exists; choose another --out directory, or pass --force to overwrite it", p)
-			}
-		}
-	}
-	// Made before the questions, so a bad --out cannot lose the answers.
-	if err := os.MkdirAll(o.out, 0o755); err != nil {
-		return fmt.Errorf("create the output directory: %w (choose another --out)", err)
+	dest, err := o.destination(names)
+	if err != nil {
+		return err
 	}
 	var res ui.Result
+	stdin := &eofReader{r: in}
 	if isTerminal(in) && isTerminal(out) && !o.plain {
 		res, err = ui.RunTUI(ctx, conv, ui.TUIOptions{NoColor: o.noColor})
 	} else {
-		res, err = ui.RunPlain(ctx, conv, in, out)
+		res, err = ui.RunPlain(ctx, conv, stdin, out)
 	}
 	if err != nil {
 		return err
@@ -263,7 +260,39 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 		fmt.Fprintln(errw, "ticoder: nothing written")
 		return nil
 	}
+	if stdin.ended {
+		answers := len(conv.State("").History)
+		if answers == 0 {
+			return errNoAnswers
+		}
+		fmt.Fprintf(errw, "ticoder: stdin ended after %s, before a candidate was chosen: writing the top-ranked one\n", plural(answers, "answer"))
+	}
+	codePath, testPath, err := dest.paths(names)
+	if err != nil {
+		return err
+	}
 	return writeExport(ctx, conv, res.Candidate, codePath, testPath, out)
+}
+
+// errNoAnswers: stdin ended before the first answer, so nobody approved
+// anything.
+var errNoAnswers = errors.New("stdin ended before the first answer, so nothing was approved and nothing is written: " +
+	"answer in a terminal, or give one answer per line (y, n, d; an empty line at the end takes the top candidate), " +
+	`e.g. printf 'y\nn\ny\n\n' | ticoder run --demo`)
+
+// eofReader is a reader that notes when its reader ends.
+type eofReader struct {
+	r     io.Reader
+	ended bool
+}
+
+// Read reads from the underlying reader and notes io.EOF.
+func (e *eofReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if errors.Is(err, io.EOF) {
+		e.ended = true
+	}
+	return n, err
 }
 
 // writeExport writes the chosen code and the approved tests, checked in the

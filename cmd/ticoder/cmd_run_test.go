@@ -223,3 +223,73 @@ func TestRunListDemos(t *testing.T) {
 		}
 	}
 }
+
+// TestRunDefaultOutputIsNewDirectoryPerRun: without --out, run writes
+// nothing into the current directory; each run gets a new directory, named
+// in the output, and a second run does not collide with the first.
+func TestRunDefaultOutputIsNewDirectoryPerRun(t *testing.T) {
+	data, cwd := t.TempDir(), t.TempDir()
+	t.Setenv("XDG_DATA_HOME", data)
+	t.Chdir(cwd)
+	p, _ := demo.Get("text_match")
+	lines, _ := labelLines(t, p)
+	g := runGlobals(t)
+	var dirs []string
+	for run := 1; run <= 2; run++ {
+		o := runDefaults(t)
+		o.out, o.demo = "", p.Name
+		var out, errw bytes.Buffer
+		if err := runRun(context.Background(), g, o, strings.NewReader(strings.Join(lines, "\n")+"\n\n"), &out, &errw); err != nil {
+			t.Fatalf("run %d: %v\n%s%s", run, err, out.String(), errw.String())
+		}
+		matches, _ := filepath.Glob(filepath.Join(data, "ticoder", "runs", "text_match-*", "text_match.py"))
+		if len(matches) != run {
+			t.Fatalf("after run %d: %d run directories with text_match.py, want %d", run, len(matches), run)
+		}
+		dirs = matches
+		if !strings.Contains(out.String(), "Wrote "+filepath.Join(data, "ticoder", "runs", "text_match-")) {
+			t.Errorf("run %d does not say where it wrote:\n%s", run, out.String())
+		}
+	}
+	if dirs[0] == dirs[1] {
+		t.Errorf("both runs wrote %s", dirs[0])
+	}
+	if entries, _ := os.ReadDir(cwd); len(entries) != 0 {
+		t.Errorf("run wrote into the current directory: %v", entries)
+	}
+}
+
+// TestRunStdinEnds: with stdin at its end before the first answer nothing
+// is written (nobody approved anything); when it ends after some answers,
+// the top-ranked candidate is written and run says so.
+func TestRunStdinEnds(t *testing.T) {
+	cases := []struct {
+		name    string
+		input   string
+		wrote   bool
+		wantErr string
+		stderr  string
+	}{
+		{"no answer", "", false, "stdin ended before the first answer", ""},
+		{"one answer", "y\n", true, "", "stdin ended after 1 answer, before a candidate was chosen: writing the top-ranked one"},
+		{"answers and a choice", "q\n1\n", true, "", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := runDefaults(t)
+			o.demo = "text_match"
+			var out, errw bytes.Buffer
+			err := runRun(context.Background(), runGlobals(t), o, strings.NewReader(c.input), &out, &errw)
+			if c.wantErr == "" && err != nil || c.wantErr != "" && (err == nil || !strings.Contains(err.Error(), c.wantErr)) {
+				t.Errorf("err = %v, want %q", err, c.wantErr)
+			}
+			_, statErr := os.Stat(filepath.Join(o.out, "text_match.py"))
+			if wrote := statErr == nil; wrote != c.wrote {
+				t.Errorf("text_match.py written = %v, want %v\n%s", wrote, c.wrote, out.String())
+			}
+			if c.stderr != "" && !strings.Contains(errw.String(), c.stderr) || c.stderr == "" && strings.Contains(errw.String(), "stdin ended") {
+				t.Errorf("stderr %q, want %q", errw.String(), c.stderr)
+			}
+		})
+	}
+}
