@@ -14,8 +14,8 @@ import (
 
 // Plot draws pass@1@m against m for every selection strategy and mode, one
 // figure per code ranking and protect setting, with the baseline pass@1 as a
-// grey line, and saves each as PNG and SVG in dir. It returns the files
-// written.
+// grey line and the legend beside the plot (never over its lines), and
+// saves each as PNG and SVG in dir. It returns the files written.
 func (s Summary) Plot(dir string) ([]string, error) {
 	var files []string
 	for _, rk := range s.Config.Rankers {
@@ -23,7 +23,7 @@ func (s Summary) Plot(dir string) ([]string, error) {
 			p := s.figure(rk, protect)
 			for _, ext := range []string{"png", "svg"} {
 				name := filepath.Join(dir, fmt.Sprintf("pass1_%s_%s.%s", fileSafe.Replace(rk), protectName(protect), ext))
-				if err := p.Save(7*vg.Inch, 4.5*vg.Inch, name); err != nil {
+				if err := saveFigure(p, name, ext); err != nil {
 					return files, fmt.Errorf("save plot %s: %w", name, err)
 				}
 				files = append(files, name)
