@@ -287,3 +287,24 @@ func TestManyJudgedTests(t *testing.T) {
 		t.Errorf("an expected value that raises: %v %q, want error ZeroDivisionError", r.Outcome, r.Exception)
 	}
 }
+
+// TestSameHashesInEveryWorker: str hashes, and so the order of a set, are
+// the same in every worker and every run, so that a result does not depend
+// on which worker ran it (each worker used to draw its own hash seed).
+func TestSameHashesInEveryWorker(t *testing.T) {
+	prog := "def f():\n    return list(set('abcdefghijklmnopqrstuvwxyz'))\n"
+	test := Test{Code: "assert f() == []", Input: "f()", Expected: "[]"}
+	var seen []string
+	for range 3 {
+		p := newTestPool(t, Options{Workers: 1})
+		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{test}, Timeout: 2 * time.Second}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = append(seen, m.Results[0][0].Value)
+		p.Close()
+	}
+	if seen[0] != seen[1] || seen[1] != seen[2] {
+		t.Errorf("three workers order a set three ways:\n%s", strings.Join(seen, "\n"))
+	}
+}

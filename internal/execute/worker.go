@@ -41,7 +41,13 @@ type worker struct {
 // startWorker starts a worker in a sandbox of its own, placed in a new
 // cgroup of cgs with the bounds lim when cgs is active.
 func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLimits) (*worker, error) {
-	cfg.Args = []string{"-I", "-c", harnessSource}
+	// -s -P is -I without -E: no user site directory, no script directory
+	// on sys.path, but the environment is read — it is ticoder's own,
+	// scrubbed one, whose PYTHONHASHSEED=0 makes str hashes, and so set
+	// and dict orders, the same in every worker and every run (under -I
+	// each worker drew its own seed, and a candidate returning
+	// list(set(xs)) could pass in one run and fail in the next).
+	cfg.Args = []string{"-s", "-P", "-c", harnessSource}
 	cmd, err := sandbox.Command(cfg)
 	if err != nil {
 		return nil, err
