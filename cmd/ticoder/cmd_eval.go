@@ -311,10 +311,13 @@ func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *ev
 			if err != nil && !fatalForRun(ctx, err) {
 				mu.Lock()
 				failed = append(failed, eval.ProblemError{ID: p.ID, Error: err.Error()})
-				mu.Unlock()
-				if w.o.stderr != nil {
+				if n := len(failed); w.o.stderr != nil && n <= shownFailures {
 					fmt.Fprintf(w.o.stderr, "ticoder: %s failed, left out (the run goes on): %v\n", p.ID, err)
+					if n == shownFailures {
+						fmt.Fprintln(w.o.stderr, "ticoder: further failed problems are listed in summary.md only")
+					}
 				}
+				mu.Unlock()
 				rep.Add(1)
 				return nil
 			}
@@ -335,6 +338,10 @@ func (w evalWorker) all(ctx context.Context, problems []dataset.Problem, app *ev
 	slices.SortFunc(failed, func(a, b eval.ProblemError) int { return strings.Compare(a.ID, b.ID) })
 	return out, failed, err
 }
+
+// shownFailures is how many failed problems eval reports on stderr as they
+// happen; summary.md lists them all.
+const shownFailures = 3
 
 // fatalForRun reports whether err, from one problem, would fail the others
 // too: an interrupt, or a model that cannot be reached, refuses the key,

@@ -168,6 +168,27 @@ func TestEvalProblemWithoutRecordingGoesOn(t *testing.T) {
 	}
 }
 
+// TestEvalManyFailuresSummarised: when many problems fail, the first few
+// are reported as they happen and the rest only in summary.md.
+func TestEvalManyFailuresSummarised(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	o := evalTestOptions(t, out)
+	o.problems = []string{"HumanEval/0", "HumanEval/1", "HumanEval/3", "HumanEval/7", "HumanEval/38", "HumanEval/115"}
+	var stderr bytes.Buffer
+	o.stderr = &stderr
+	err := runEval(context.Background(), genGlobals(t), o)
+	if err == nil || !strings.Contains(err.Error(), "5 of 6 problems failed") {
+		t.Fatalf("err = %v, want one saying 5 of 6 problems failed", err)
+	}
+	if n := strings.Count(stderr.String(), "failed, left out"); n != shownFailures || !strings.Contains(stderr.String(), "further failed problems are listed in summary.md only") {
+		t.Errorf("stderr reports %d failures (want %d, then a line for the rest):\n%s", n, shownFailures, stderr.String())
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "summary.md"))
+	if n := strings.Count(string(md), "FAILED"); n != 5 {
+		t.Errorf("summary.md lists %d failed problems, want 5:\n%s", n, md)
+	}
+}
+
 // evalArgs is the command line of a replayed eval of the five problems the
 // fixtures hold recordings of.
 func evalArgs(t *testing.T, out string) []string {
