@@ -54,3 +54,32 @@ func BenchmarkPerCandidate(b *testing.B) {
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(n*b.N), "ms/candidate")
 }
+
+// BenchmarkHiddenTest measures one candidate against a HumanEval-style
+// hidden test (a check function with ten asserts), the shape `ticoder
+// check` runs: the test is trusted and judges the program through proxies.
+func BenchmarkHiddenTest(b *testing.B) {
+	p, err := NewPool(context.Background(), Options{Workers: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	const n = 200
+	check := "def check(candidate):\n"
+	for i := range 10 {
+		check += fmt.Sprintf("    assert candidate(%d) == %d\n", i, i+1)
+	}
+	check += "check(f)\n"
+	tests := []Test{{Code: check, Trusted: true}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		progs := make([]string, n)
+		for k := range progs {
+			progs[k] = fmt.Sprintf("from typing import List\n\ndef f(x):\n    return x + 1  # %d %d\n", i, k)
+		}
+		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: time.Second}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(n*b.N), "ms/candidate")
+}

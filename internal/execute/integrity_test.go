@@ -308,3 +308,30 @@ func TestSameHashesInEveryWorker(t *testing.T) {
 		t.Errorf("three workers order a set three ways:\n%s", strings.Join(seen, "\n"))
 	}
 }
+
+// TestPrefetchedCalls: a trusted test's literal calls go to the program in
+// one message, but the verdict is what calling them one by one in order
+// would give: a stateful function sees every call, a test that fails early
+// is a failure even if a later call loops, and the tests after it run.
+func TestPrefetchedCalls(t *testing.T) {
+	counter := "n = [0]\ndef f(x):\n    n[0] += 1\n    return n[0]\n"
+	loopsLater := "def f(x):\n    while x == 3:\n        pass\n    return x\n"
+	tests := []Test{
+		{Code: "def check(candidate):\n    assert candidate(1) == 1\n    assert candidate(1) == 2\n    assert candidate(2) == 3\ncheck(f)\n", Trusted: true},
+		{Code: "def check(c):\n    assert c(1) == 2\n    assert c(3) == 3\ncheck(f)\n", Trusted: true},
+		{Code: "assert f(5) == 5", Input: "f(5)", Expected: "5"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: []string{counter, loopsLater}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]Outcome{{Pass, Fail, Fail}, {Fail, Fail, Pass}}
+	for i, row := range m.Results {
+		for j, r := range row {
+			if r.Outcome != want[i][j] {
+				t.Errorf("program %d, test %d: %v %q, want %v", i, j, r.Outcome, r.Exception, want[i][j])
+			}
+		}
+	}
+}
