@@ -99,8 +99,8 @@ func runAttack(t *testing.T, p *Pool, a attack) {
 	if bad[1].Outcome == Timeout {
 		t.Errorf("the test after the attack timed out: the harness did not recover")
 	}
-	if n := sandboxProcesses(t); n > p.Workers() {
-		t.Errorf("%d sandbox processes alive after the job, want at most %d (one per worker)", n, p.Workers())
+	if n := sandboxProcesses(t); n > 2*p.Workers() {
+		t.Errorf("%d sandbox processes alive after the job, want at most %d (a worker and its zygote per worker)", n, 2*p.Workers())
 	}
 	if a.check != nil {
 		a.check(t, bad)

@@ -37,6 +37,7 @@ import random
 import resource
 import select
 import signal
+import socket
 import struct
 import shutil
 import sys
@@ -384,16 +385,6 @@ def child_setup(keep, limits, workdir):
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def forget(*containers):
-    """Drops, in a child, what the worker knows and the child must not: the
-    tests' expected values and trusted code, other programs."""
-    for c in containers:
-        try:
-            c.clear()
-        except AttributeError:
-            pass
-
-
 def value_message(j, value):
     try:
         return {"j": j, "v": encode(value)}
@@ -549,22 +540,197 @@ def legacy_run(j, g, legacy):
 # ------------------------------------------------------------ worker side
 
 
-def kill_all():
-    """Kills every process of this sandbox but the worker, and reaps them.
-    Returns {pid: status} of the reaped children."""
-    statuses = {}
-    if IS_INIT:
-        try:
-            os.kill(-1, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+def kill_others(c=None):
+    """Kills every process of this sandbox but the worker and the zygote,
+    and reaps them; c, a program's process, is reaped by the zygote. Returns
+    c's wait status (None if unknown). Raises Dirty when processes survive
+    (a sandbox that cannot be cleaned is replaced)."""
+    status = None
+    if not IS_INIT:  # no pid namespace: only the program's own group
+        if c is not None:
+            for target in (lambda: os.killpg(c, signal.SIGKILL), lambda: os.kill(c, signal.SIGKILL)):
+                try:
+                    target()
+                except (ProcessLookupError, PermissionError):
+                    pass
+            status = ZYGOTE.reap(c)
+        reap_own()
+        return status
+    spare = {1, ZYGOTE.pid}
+    for p in pids():
+        if p not in spare:
+            _kill(p)
+    if c is not None:
+        status = ZYGOTE.reap(c)
+    for attempt in range(2000):
+        reap_own()
+        left = [p for p in pids() if p not in spare]
+        if not left:
+            return status
+        for p in left:
+            if not zombie(p):
+                _kill(p)
+        if attempt > 10:
+            time.sleep(0.001)
+    raise Dirty()
+
+
+def _kill(p):
+    try:
+        os.kill(p, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def pids():
+    return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+
+
+def zombie(p):
+    try:
+        with open("/proc/%d/stat" % p, "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+def reap_own():
+    """Reaps every exited child of the worker (orphans come to PID 1)."""
     while True:
         try:
-            p, st = os.waitpid(-1, 0)
+            p, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            break
-        statuses[p] = st
-    return statuses
+            return
+        if p == 0:
+            return
+
+
+class Zygote:
+    """A process forked from the worker before any request: the programs'
+    processes are forked from it, so they share no memory with the worker
+    (no test, expected value or other program is in their address space,
+    and the worker's own work between forks copies no page)."""
+
+    def __init__(self):
+        self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        pid = os.fork()
+        if pid == 0:
+            try:
+                self.sock.close()
+                zygote_main(theirs)
+            finally:
+                os._exit(0)
+        theirs.close()
+        self.pid = pid
+
+    def send(self, obj):
+        data = _dumps(obj).encode()
+        self.sock.sendall(struct.pack(">I", len(data)) + data)
+
+    def spawn(self, program, start, limits):
+        """Forks a program's process; returns its pid and the worker's ends
+        of its pipes (its messages, its control)."""
+        try:
+            self.send({"op": "spawn", "program": program, "start": start, "limits": limits})
+            msg, fds, _, _ = socket.recv_fds(self.sock, 8, 2)
+            while len(msg) < 8:
+                more = self.sock.recv(8 - len(msg))
+                if not more:
+                    raise EOFError
+                msg += more
+        except (OSError, EOFError):
+            raise Dirty()
+        if len(fds) != 2:
+            raise Dirty()
+        return struct.unpack(">q", msg)[0], fds[0], fds[1]
+
+    def reap(self, pid):
+        try:
+            self.send({"op": "reap", "pid": pid})
+            (n,) = struct.unpack(">I", self._exact(4))
+            return _loads(self._exact(n)).get("status")
+        except (OSError, EOFError, ValueError):
+            raise Dirty()
+
+    def tests(self, ctests):
+        try:
+            self.send({"op": "tests", "tests": ctests})
+        except OSError:
+            raise Dirty()
+
+    def _exact(self, n):
+        buf = b""
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise EOFError
+            buf += chunk
+        return buf
+
+
+def zygote_main(sock):
+    """The zygote's loop: compile the programs' side of a request's tests,
+    fork a program's process, reap it."""
+    os.closerange(3, sock.fileno())
+    os.closerange(sock.fileno() + 1, 1 << 16)
+    ctests = []
+
+    def exact(n):
+        buf = b""
+        while len(buf) < n:
+            chunk = sock.recv(n - len(buf))
+            if not chunk:
+                raise EOFError
+            buf += chunk
+        return buf
+
+    while True:
+        try:
+            (n,) = struct.unpack(">I", exact(4))
+            msg = _loads(exact(n))
+        except (EOFError, OSError, ValueError):
+            return
+        op = msg.get("op")
+        if op == "tests":
+            ctests = [c_test(t) for t in msg["tests"]]
+        elif op == "spawn":
+            rec_r, rec_w = os.pipe()
+            ctl_r, ctl_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # C: the program's process
+                try:
+                    os.close(rec_r)
+                    os.close(ctl_w)
+                    child_setup((rec_w, ctl_r), msg["limits"], TMP + "/run")
+                    child_run(rec_w, LineReader(ctl_r), msg["program"], ctests, msg["start"])
+                finally:
+                    os._exit(0)
+            os.close(rec_w)
+            os.close(ctl_r)
+            socket.send_fds(sock, [struct.pack(">q", pid)], [rec_r, ctl_w])
+            os.close(rec_r)
+            os.close(ctl_w)
+        elif op == "reap":
+            try:
+                _, st = os.waitpid(msg["pid"], 0)
+            except ChildProcessError:
+                st = None
+            data = _dumps({"status": st}).encode()
+            sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def c_test(t):
+    """The program's side of one test, compiled in the zygote from what the
+    worker sends: (kind, setup, input, legacy)."""
+    kind = t[0]
+    if kind == "A":
+        return (kind, compile(t[1], "<setup>", "exec") if t[1] else None, compile(t[2], "<input>", "eval"), None)
+    if kind == "L":
+        setup = compile(t[1], "<setup>", "exec") if t[1] else None
+        if t[2]:
+            return (kind, None, None, (setup, compile(t[2], "<input>", "eval"), compile(t[3], "<expected>", "eval"), None))
+        return (kind, None, None, (setup, None, None, compile(t[4], "<test>", "exec")))
+    return (kind, None, None, None)
 
 
 def kill_one(pid):
@@ -1032,7 +1198,7 @@ def legacy_result(msg, j):
     return rec
 
 
-def run_program(program, tests, ctests, timeouts, limits, degrade, secrets):
+def run_program(program, tests, timeouts, limits, degrade):
     """Runs every test on one program; returns a list of result dicts.
 
     degrade = (n, limit): after n timeouts of this program, every later test
@@ -1050,27 +1216,17 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, secrets):
             start += 1
         if start >= len(tests):
             break
-        rec_r, rec_w = os.pipe()
-        ctl_r, ctl_w = os.pipe()
+        cpu = sum(timeouts[start:]) + 1
+        pid, rec_r, ctl_w = ZYGOTE.spawn(program, start, dict(limits, cpu=cpu))
         # C learns its token from the pipe, after the fork: the token is in
-        # no memory C inherits, only its hash is.
+        # no memory C has, only its hash is in the worker's.
         token = os.urandom(16).hex()
-        write_all(ctl_w, (_dumps(token) + "\n").encode())
+        try:
+            write_all(ctl_w, (_dumps(token) + "\n").encode())
+        except OSError:
+            pass  # C died already: its first read fails below
         token_hash = hashlib.sha256(token.encode()).digest()
         del token
-        cpu = sum(timeouts[start:]) + 1
-        pid = os.fork()
-        if pid == 0:  # C: the program's process
-            try:
-                os.close(rec_r)
-                os.close(ctl_w)
-                forget(*secrets)
-                child_setup((rec_w, ctl_r), dict(limits, cpu=cpu), TMP + "/run")
-                child_run(rec_w, LineReader(ctl_r), program, ctests, start)
-            finally:
-                os._exit(0)
-        os.close(rec_w)
-        os.close(ctl_r)
         sess = Session(pid, LineReader(rec_r), ctl_w, token_hash)
         failure = None
         try:
@@ -1127,7 +1283,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, secrets):
             failure = "died"
         os.close(rec_r)
         os.close(ctl_w)
-        statuses = kill_all()
+        status = kill_others(pid)
         empty_tmp()  # a restarted process starts clean too (raises Dirty)
         if start >= len(tests):
             break
@@ -1141,7 +1297,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, secrets):
             if degrade[0] and timed_out >= degrade[0]:
                 timeouts = [min(t, degrade[1]) for t in timeouts]
         else:
-            why = describe(statuses.get(pid)) if failure == "died" else failure
+            why = describe(status) if failure == "died" else failure
             results[start] = {"j": start, "o": "crash", "e": why}
         start += 1
     return results
@@ -1186,7 +1342,11 @@ def run_in_child(fn, timeout, limits, workdir):
             err = "result too large"
             break
     os.close(r)
-    status = kill_one(pid) if not IS_INIT else kill_all().get(pid)
+    status = kill_one(pid)
+    try:
+        kill_others()
+    except Dirty:
+        sys.exit(0)  # the Go side replaces this worker
     try:
         empty_tmp()
     except Dirty:
@@ -1210,22 +1370,45 @@ def handle_run(req):
     allow = bool(req.get("allow_objects"))
     raw = req["tests"]
     tests = compile_tests(raw, allow)
-    # What the program's process gets: how to run its part of each test.
-    ctests = [("-" if w.bad else w.kind, w.setup if w.kind == "A" else None, w.inp if w.kind == "A" else None, w.legacy) for w in tests]
+    # What the program's process gets: how to run its part of each test,
+    # as source (the zygote compiles it once per request).
+    ctests = []
+    for t, w in zip(raw, tests):
+        if w.bad:
+            ctests.append(["-"])
+        elif w.kind == "A":
+            ctests.append(["A", t.get("setup") or "", t["input"]])
+        elif w.kind == "L":
+            ctests.append(["L", t.get("setup") or "", t.get("input") or "", t.get("expected") or "", t.get("code") or ""])
+        else:
+            ctests.append([w.kind])
     timeouts = req["timeouts"]
     limits = req.get("limits", {})
     degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0))
     programs = req["programs"]
-    secrets = (raw, tests, programs, _expected_cache)
+    try:
+        if tests:
+            ZYGOTE.tests(ctests)
+    except Dirty:
+        send({"type": "done", "dirty": True, "handled": 0})
+        sys.exit(0)
     for i, prog in enumerate(programs):
+        dirty = False
         try:
-            results = run_program(prog["code"], tests, ctests, timeouts, limits, degrade, secrets) if tests else []
+            results = run_program(prog["code"], tests, timeouts, limits, degrade) if tests else []
         except Dirty:
-            # /tmp could not be emptied: the Go side runs this program and
-            # the rest on a fresh sandbox.
-            send({"type": "done", "dirty": True, "handled": i})
-            sys.exit(0)
+            # The sandbox could not be cleaned after this program (its /tmp
+            # or its processes): its results so far stand, the tests it did
+            # not reach are crashes, and the Go side runs the other programs
+            # on a fresh sandbox. (Running it again there would let it do the
+            # same forever.)
+            results, dirty = None, True
+        if results is None:
+            results = [{"j": j, "o": "crash", "e": "the sandbox could not be cleaned after this program"} for j in range(len(tests))]
         send({"type": "result", "program": prog["id"], "results": results})
+        if dirty:
+            send({"type": "done", "dirty": True, "handled": i + 1})
+            sys.exit(0)
     send({"type": "done"})
 
 
@@ -1260,6 +1443,8 @@ def main():
     # touching (and so copying) their pages after each fork.
     gc.collect()
     gc.freeze()
+    global ZYGOTE
+    ZYGOTE = Zygote()
     send({"type": "ready", "pid": os.getpid(), "python": sys.version.split()[0]})
     while True:
         try:

@@ -337,3 +337,22 @@ func TestPrefetchedCalls(t *testing.T) {
 		}
 	}
 }
+
+// TestKillingTheSandboxHurtsOnlyItself: a program that kills every process
+// it can see (the zygote its process came from included) gets its own
+// results; the programs after it on the same worker are not affected.
+func TestKillingTheSandboxHurtsOnlyItself(t *testing.T) {
+	killer := "import os, signal\ndef f():\n    os.kill(-1, signal.SIGKILL)\n    return 42\n"
+	progs := []string{killer, goodProgram, killer, goodProgram + "# 2\n"}
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range []int{1, 3} {
+		if r := m.Results[i][0]; r.Outcome != Pass {
+			t.Errorf("well-behaved program %d after a killer: %v %q, want pass", i, r.Outcome, r.Exception)
+		}
+	}
+}

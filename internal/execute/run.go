@@ -306,10 +306,13 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 		st.finish(d, rows[d])
 	}
 	var done struct {
-		Type string `json:"type"`
+		Type  string `json:"type"`
+		Dirty bool   `json:"dirty"`
 	}
 	err = w.recvCtx(ctx, time.Now().Add(10*time.Second), &done)
-	p.release(w, err != nil || done.Type != "done")
+	// A dirty worker could not clean up after the last program: it exits,
+	// and the next program must not be sent to it.
+	p.release(w, err != nil || done.Type != "done" || done.Dirty)
 	return task{}, nil
 }
 
