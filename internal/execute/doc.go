@@ -47,14 +47,18 @@
 // bounded and validated: anything malformed is a crash of that test only.
 // Exception names, values and error texts are capped.
 //
+// The program's process is forked from a zygote that the worker starts
+// before any request, so it shares no memory with the worker: no test,
+// expected value or other program is in its address space, only its own
+// code and the call expressions (and setup) of the value tests it runs.
+//
 // # Known limits
 //
-// The token and the tests' data live in the program's own address space for
-// as long as it runs (the worker drops its references in the child, but the
-// bytes may remain in freed memory). A program written against this harness's
-// internals — one that finds the token by reading its own memory — can still
-// misreport its own return values and exceptions. It cannot reach another
-// program's results, a verdict, the worker, the host or the network.
+// The token is in the program's own address space while it runs. A program
+// written against this harness's internals — one that finds the token by
+// inspecting its own interpreter — can still misreport its own return values
+// and exceptions. It cannot reach another program's results, a verdict, the
+// worker, the host or the network.
 //
 // Outcomes are pass, fail (AssertionError, or a value that is not plain
 // data), error (any other exception, SystemExit included; Result.Exception
