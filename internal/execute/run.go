@@ -3,10 +3,10 @@ package execute
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"github.com/ticoder/ticoder/internal/clip"
 )
 
 // wireResult is one result as the harness reports it.
@@ -38,20 +38,8 @@ func (w *wireResult) result() Result {
 	if secs < 0 || secs > 1e6 || secs != secs {
 		secs = 0
 	}
-	return Result{Outcome: o, Exception: clip(w.Exc, maxExceptionBytes), Value: clip(w.Value, maxValueBytes),
+	return Result{Outcome: o, Exception: clip.Text(w.Exc, maxExceptionBytes), Value: clip.Text(w.Value, maxValueBytes),
 		HasValue: w.HasValue, Seconds: secs}
-}
-
-// clip cuts s to at most n bytes on a UTF-8 boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return strings.ToValidUTF8(s[:cut], "") + "…"
 }
 
 // task is a slice of one job for one worker: some programs on some tests.

@@ -6,8 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/ticoder/ticoder/internal/clip"
 	"github.com/ticoder/ticoder/internal/execute"
 )
 
@@ -161,27 +161,15 @@ func CheckValue(ctx context.Context, r execute.Runner, value string) error {
 		} `json:"not_literal"`
 	}
 	if err := r.Call(ctx, toolsSource, "check_value", map[string]string{"source": value}, &out); err != nil {
-		return fmt.Errorf("check value %s: %w", clip(value, maxPart), err)
+		return fmt.Errorf("check value %s: %w", clip.Text(value, maxPart), err)
 	}
 	switch {
 	case out.Error != nil:
-		return out.Error.err(fmt.Sprintf("the value %q", clip(value, maxPart)))
+		return out.Error.err(fmt.Sprintf("the value %q", clip.Text(value, maxPart)))
 	case out.NotLiteral != nil && out.NotLiteral.Part != "":
-		return fmt.Errorf("%w (%s); %q is code, not a value", ErrNotLiteral, literalHelp, clip(out.NotLiteral.Part, maxPart))
+		return fmt.Errorf("%w (%s); %q is code, not a value", ErrNotLiteral, literalHelp, clip.Text(out.NotLiteral.Part, maxPart))
 	case out.NotLiteral != nil:
-		return fmt.Errorf("%w (%s); %q is not one: %s", ErrNotLiteral, literalHelp, clip(value, maxPart), clip(out.NotLiteral.Msg, maxPart))
+		return fmt.Errorf("%w (%s); %q is not one: %s", ErrNotLiteral, literalHelp, clip.Text(value, maxPart), clip.Text(out.NotLiteral.Msg, maxPart))
 	}
 	return nil
-}
-
-// clip shortens s to at most n bytes, on a rune boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
 }
