@@ -140,10 +140,10 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 			fmt.Fprintf(out, "\n… and %d more\n", len(s.Candidates)-5)
 			break
 		}
-		fmt.Fprintf(out, "\n[%d] %s\n%s\n", i+1, candidateHead(cand), strings.TrimRight(cand.Program, "\n"))
+		fmt.Fprintf(out, "\n[%d] %s\n%s\n", i+1, candidateHead(s.Candidates, i), strings.TrimRight(cand.Program, "\n"))
 	}
 	if len(s.Candidates) > 1 {
-		fmt.Fprintf(out, "\nHow the top two differ:\n%s", renderDiff(s.Candidates[0], s.Candidates[1], false))
+		fmt.Fprintf(out, "\nHow the top two differ:\n%s", renderDiff(s.Candidates, false))
 	}
 	for {
 		fmt.Fprintf(out, "\nExport which candidate? [1-%d, Enter for 1, u to undo]\n> ", len(s.Candidates))

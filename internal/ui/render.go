@@ -36,13 +36,52 @@ func countsLine(s api.Session) string {
 		plural(s.Remaining.Programs, "program"), plural(s.Remaining.Classes, "behaviour"))
 }
 
-// candidateHead describes one ranked behaviour class.
-func candidateHead(c api.Candidate) string {
-	h := fmt.Sprintf("#%d  %s", c.Rank, plural(c.Samples, "sample"))
+// rankLabel names the rank of candidate i: "#2", or "=2" when another
+// candidate has the same rank (a tie: the ranking cannot tell them apart).
+func rankLabel(cands []api.Candidate, i int) string {
+	if tied(cands, i) {
+		return fmt.Sprintf("=%d", cands[i].Rank)
+	}
+	return fmt.Sprintf("#%d", cands[i].Rank)
+}
+
+// tied reports whether another candidate has candidate i's rank.
+func tied(cands []api.Candidate, i int) bool {
+	for j, c := range cands {
+		if j != i && c.Rank == cands[i].Rank {
+			return true
+		}
+	}
+	return false
+}
+
+// candidateHead describes candidate i, a ranked behaviour class.
+func candidateHead(cands []api.Candidate, i int) string {
+	c := cands[i]
+	h := fmt.Sprintf("%s  %s", rankLabel(cands, i), plural(c.Samples, "sample"))
 	if c.Programs > 1 {
 		h += fmt.Sprintf(" in %d variants", c.Programs)
 	}
+	if tied(cands, i) {
+		h += " (tied)"
+	}
 	return h
+}
+
+// verdictWord says an answer in the words of the keys: yes, no, don't know,
+// or "= VALUE" for a right output given.
+func verdictWord(verdict, value string) string {
+	switch verdict {
+	case "pass":
+		return "yes"
+	case "fail":
+		return "no"
+	case "undefined":
+		return "don't know"
+	case "output":
+		return "= " + value
+	}
+	return verdict
 }
 
 // diffOp is one line of a line diff.
@@ -89,9 +128,15 @@ func diffLines(a, b string) []diffOp {
 }
 
 // renderDiff renders a diff of the top two candidates, coloured if colour.
-func renderDiff(a, b api.Candidate, colour bool) string {
+// A tie between them is said in the header.
+func renderDiff(cands []api.Candidate, colour bool) string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "--- #%d\n+++ #%d\n", a.Rank, b.Rank)
+	a, b := cands[0], cands[1]
+	note := ""
+	if a.Rank == b.Rank {
+		note = "  (tied)"
+	}
+	fmt.Fprintf(&s, "--- %s%s\n+++ %s%s\n", rankLabel(cands, 0), note, rankLabel(cands, 1), note)
 	for _, d := range diffLines(a.Program, b.Program) {
 		line := string(d.op) + " " + d.line
 		switch {

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strings"
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/interact"
@@ -62,24 +60,28 @@ type model struct {
 	conv   *interact.Conversation
 	colour bool
 
-	state   api.Session
-	phase   phase
-	busy    bool
-	queued  []tea.KeyPressMsg // keys pressed while busy, replayed after
-	input   textinput.Model
-	err     string
-	note    string
-	cursor  int
-	width   int
-	result  Result
-	stopped bool // the program is quitting
+	state  api.Session
+	phase  phase
+	busy   bool
+	queued []tea.KeyPressMsg // keys pressed while busy, replayed after
+	input  textinput.Model
+	err    string
+	note   string
+	cursor int
+	width  int
+	height int
+	scroll int // first line of the final view's candidate and diff pane
+	// maxScroll is the last useful scroll, set by View.
+	maxScroll int
+	result    Result
+	stopped   bool // the program is quitting
 }
 
 func newModel(ctx context.Context, c *interact.Conversation, colour bool) *model {
 	in := textinput.New()
 	in.Placeholder = "a Python value, e.g. False or [1, 2]"
 	in.Prompt = "value> "
-	m := &model{ctx: ctx, conv: c, colour: colour, input: in, width: 100}
+	m := &model{ctx: ctx, conv: c, colour: colour, input: in, width: 100, height: 40}
 	m.state = c.State("")
 	if m.state.Done {
 		m.phase = choosing
@@ -113,7 +115,7 @@ func (m *model) Init() tea.Cmd { return nil }
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
-		m.width = msg.Width
+		m.width, m.height = msg.Width, msg.Height
 		m.input.SetWidth(max(20, msg.Width-30))
 		return m, nil
 	case doneMsg:
@@ -220,6 +222,10 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 		m.cursor = max(0, m.cursor-1)
 	case "down", "j":
 		m.cursor = min(max(0, n-1), m.cursor+1)
+	case "pgdown", "space", "f":
+		m.scroll = min(m.maxScroll, m.scroll+max(1, m.height/2))
+	case "pgup", "b":
+		m.scroll = max(0, m.scroll-max(1, m.height/2))
 	case "u":
 		return m.change("Undone.", m.conv.Undo)
 	case "enter", "w":
@@ -236,111 +242,4 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	}
 	return nil
-}
-
-var (
-	titleStyle = lipgloss.NewStyle().Bold(true).Foreground(lipgloss.Color("12"))
-	boxStyle   = lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(lipgloss.Color("12")).Padding(0, 1)
-	dimStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("8"))
-	errStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)
-	okStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
-	keyStyle   = lipgloss.NewStyle().Bold(true)
-)
-
-// View renders the question or the final view.
-func (m *model) View() tea.View {
-	var b strings.Builder
-	t := m.state.Task
-	title := t.Name
-	if t.Title != "" {
-		title = t.Title + "  (" + t.Name + ")"
-	}
-	b.WriteString(titleStyle.Render("ticoder · "+title) + "\n\n")
-	if m.phase == choosing {
-		m.viewFinal(&b)
-	} else {
-		m.viewAsk(&b)
-	}
-	if m.err != "" {
-		b.WriteString("\n" + errStyle.Render("! "+m.err) + "\n")
-	}
-	v := tea.NewView(b.String())
-	v.AltScreen = true
-	v.WindowTitle = "ticoder · " + t.Name
-	return v
-}
-
-// bar draws the share of samples left.
-func (m *model) bar() string {
-	const width = 30
-	filled := 0
-	if m.state.Total.Samples > 0 {
-		filled = width * m.state.Remaining.Samples / m.state.Total.Samples
-	}
-	return okStyle.Render(strings.Repeat("█", filled)) + dimStyle.Render(strings.Repeat("░", width-filled))
-}
-
-func (m *model) viewAsk(b *strings.Builder) {
-	b.WriteString(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.colour) + "\n\n")
-	fmt.Fprintf(b, "%s  %s\n\n", m.bar(), countsLine(m.state))
-	q := m.state.Question
-	b.WriteString(dimStyle.Render(fmt.Sprintf("Question %d — is this what your function should do?", q.Number)) + "\n")
-	b.WriteString(boxStyle.Render(highlight(q.Prompt, m.colour)) + "\n")
-	keys := []string{"y yes", "n no", "d don't know / invalid input"}
-	if q.CanOutput {
-		keys = append(keys, "o right output")
-	}
-	keys = append(keys, "u undo", "q stop asking", "ctrl+c quit")
-	for i, k := range keys {
-		key, rest, _ := strings.Cut(k, " ")
-		keys[i] = keyStyle.Render(key) + " " + rest
-	}
-	b.WriteString(strings.Join(keys, dimStyle.Render(" · ")) + "\n")
-	if m.phase == typing {
-		fmt.Fprintf(b, "\n%s ==\n%s\n%s\n", q.Input, m.input.View(), dimStyle.Render("enter to answer · esc to cancel"))
-	}
-	if m.busy {
-		b.WriteString(dimStyle.Render("\nworking…") + "\n")
-	} else if m.note != "" {
-		b.WriteString("\n" + okStyle.Render(m.note) + "\n")
-	}
-	if h := m.state.History; len(h) > 0 {
-		b.WriteString("\n" + dimStyle.Render("Your answers:") + "\n")
-		for _, a := range h[max(0, len(h)-5):] {
-			v := a.Verdict
-			if v == "output" {
-				v = "= " + a.Value
-			}
-			fmt.Fprintf(b, "  %d. %-9s %s  → %s left\n", a.Number, v, a.Code, plural(a.Remaining, "sample"))
-		}
-	}
-}
-
-func (m *model) viewFinal(b *strings.Builder) {
-	s := m.state
-	fmt.Fprintf(b, "%s\n%s after %s.\n\n", s.StopMessage, countsLine(s), plural(len(s.History), "answer"))
-	if len(s.Candidates) == 0 {
-		b.WriteString("u undo the last answer · esc quit\n")
-		return
-	}
-	for i, c := range s.Candidates {
-		if i >= 8 {
-			fmt.Fprintf(b, "  … and %d more\n", len(s.Candidates)-8)
-			break
-		}
-		mark := "  "
-		line := candidateHead(c)
-		if i == m.cursor {
-			mark = titleStyle.Render("▸ ")
-			line = keyStyle.Render(line)
-		}
-		b.WriteString(mark + line + "\n")
-	}
-	c := s.Candidates[m.cursor]
-	fmt.Fprintf(b, "\n%s\n%s\n", dimStyle.Render(candidateHead(c)+":"), highlight(strings.TrimRight(c.Program, "\n"), m.colour))
-	if len(s.Candidates) > 1 {
-		fmt.Fprintf(b, "\n%s\n%s", dimStyle.Render("How the top two differ:"), renderDiff(s.Candidates[0], s.Candidates[1], m.colour))
-	}
-	b.WriteString("\n" + keyStyle.Render("↑/↓") + " choose · " + keyStyle.Render("enter") + " write the code and tests · " +
-		keyStyle.Render("u") + " undo · " + keyStyle.Render("esc") + " quit without writing\n")
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
@@ -171,7 +173,7 @@ func TestPlainConversation(t *testing.T) {
 				t.Errorf("after an unreadable line: %q", got)
 			}
 			send("o None")
-			if got := readUntil("\n> "); !strings.Contains(got, "--mode output") {
+			if got := readUntil("\n> "); !strings.Contains(got, "--mode output") || !strings.Contains(got, "yes (y), no (n) or don't know (d)") {
 				t.Errorf("after an output in PassFail mode: %q", got)
 			}
 		case 2:
@@ -307,6 +309,8 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "enter":
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
 	}
 	r := []rune(name)[0]
 	return tea.KeyPressMsg{Code: r, Text: name}
@@ -334,4 +338,93 @@ func FuzzParseCommand(f *testing.F) {
 			t.Errorf("%q: unknown verb %q", line, c.verb)
 		}
 	})
+}
+
+// TestTUIFitsTerminal renders the question and the final view at 80×24
+// and 120×40: no line is wider than the window, there are no more lines
+// than rows, and the question, the key line and the way to write the code
+// are on the screen.
+func TestTUIFitsTerminal(t *testing.T) {
+	pool := testPool(t)
+	sizes := []struct{ w, h int }{{80, 24}, {120, 40}}
+	for _, name := range []string{"text_match", "max_increasing_product"} {
+		for _, sz := range sizes {
+			t.Run(fmt.Sprintf("%s/%dx%d", name, sz.w, sz.h), func(t *testing.T) {
+				c := start(t, pool, name, rank.Output)
+				m := newModel(context.Background(), c, true)
+				m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+				q := m.state.Question
+				ask := checkFits(t, m, sz.w, sz.h)
+				for _, want := range []string{"Question 1", "y yes", "q stop asking", "ctrl+c quit", "samples left"} {
+					if !strings.Contains(ask, want) {
+						t.Errorf("question view lacks %q:\n%s", want, ask)
+					}
+				}
+				if !strings.Contains(strings.Join(strings.Fields(strings.NewReplacer("│", " ").Replace(ask)), " "), strings.Join(strings.Fields(q.Prompt), " ")) {
+					t.Errorf("question view lacks the question %q:\n%s", q.Prompt, ask)
+				}
+				c.Stop()
+				m = newModel(context.Background(), c, true)
+				m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
+				final := checkFits(t, m, sz.w, sz.h)
+				for _, want := range []string{"▸ ", "enter write the code and tests", "esc quit without writing"} {
+					if !strings.Contains(final, want) {
+						t.Errorf("final view lacks %q:\n%s", want, final)
+					}
+				}
+				// Scrolling reaches the end of the diff.
+				for range 20 {
+					m.Update(keyMsg("pgdown"))
+				}
+				end := checkFits(t, m, sz.w, sz.h)
+				if strings.Contains(end, "pgdn to scroll") {
+					t.Errorf("after scrolling down the view still has more below:\n%s", end)
+				}
+			})
+		}
+	}
+}
+
+// checkFits renders m and checks that it fits w×h; it returns the text.
+func checkFits(t *testing.T, m *model, w, h int) string {
+	t.Helper()
+	v := ansi.Strip(m.View().Content)
+	lines := strings.Split(v, "\n")
+	if len(lines) > h {
+		t.Errorf("%d lines on a %d-row screen:\n%s", len(lines), h, v)
+	}
+	for i, l := range lines {
+		if n := ansi.StringWidth(l); n > w {
+			t.Errorf("line %d is %d cells wide on a %d-column screen: %q", i+1, n, w, l)
+		}
+	}
+	return v
+}
+
+// TestTies marks candidates of equal rank as tied, in the list and in the
+// diff's header, in the words of both UIs.
+func TestTies(t *testing.T) {
+	cands := []api.Candidate{{Rank: 1, Samples: 3}, {Rank: 2, Samples: 2}, {Rank: 2, Samples: 2}, {Rank: 4, Samples: 1}}
+	var got []string
+	for i := range cands {
+		got = append(got, candidateHead(cands, i))
+	}
+	want := []string{"#1  3 samples", "=2  2 samples (tied)", "=2  2 samples (tied)", "#4  1 sample"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("heads (-want +got):\n%s", d)
+	}
+	cands[1].Rank = 1
+	if h, _, _ := strings.Cut(renderDiff(cands, false), "\n  "); !strings.HasPrefix(h, "--- =1  (tied)\n+++ =1  (tied)") {
+		t.Errorf("diff header %q", h)
+	}
+}
+
+// TestVocabulary: the history says answers in the words of the keys (yes,
+// no, don't know), as the web page does.
+func TestVocabulary(t *testing.T) {
+	for verdict, want := range map[string]string{"pass": "yes", "fail": "no", "undefined": "don't know", "output": "= 3"} {
+		if got := verdictWord(verdict, "3"); got != want {
+			t.Errorf("%s: %q, want %q", verdict, got, want)
+		}
+	}
 }
