@@ -92,6 +92,7 @@ type runOptions struct {
 	prompt    string
 	signature string
 	task      string
+	resume    string
 	out       string
 	force     bool
 	plain     bool
@@ -125,11 +126,21 @@ $XDG_DATA_HOME/ticoder/runs (~/.local/share/ticoder/runs), printed at the end.
 Without a terminal (or with --plain) the questions are plain prompts, one
 answer per line, so the flow can be scripted. If stdin ends before the first
 answer nothing is written; if it ends later, the top-ranked candidate is
-written and run says so.`,
+written and run says so.
+
+Your answers are kept in a session file (under $XDG_DATA_HOME/ticoder/sessions)
+while you answer; if you quit without writing (esc twice, or q then y in plain
+mode) or press Ctrl-C, run prints the file's name and --resume FILE takes up
+where you left off. The file is removed once the code is written.
+
+EXIT STATUS of run: 0 the code and tests were written; 1 nothing was written
+(you quit, no candidate remained, stdin ended before the first answer) or an
+error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 		Example: `  ticoder run --demo                      # the built-in demo, no model needed
   ticoder run --demo median --mode output
   ticoder run --demo list                 # list the demos
   printf 'y\ny\ny\n\n' | ticoder run --demo text_match --out /tmp/x   # scripted: one answer per line
+  ticoder run --resume ~/.local/share/ticoder/sessions/text_match-20261130-201500.json
   ticoder run --spec stub.py --model ollama:qwen2.5-coder:7b
   ticoder run --prompt "Return the n-th Fibonacci number" --signature "def fib(n: int) -> int" --model openai:gpt-4o-mini
   ticoder run --task humaneval-noexamples/HumanEval/12 --model replay:$TICODER_DATA/samples/humaneval-codegen16b`,
@@ -152,6 +163,7 @@ written and run says so.`,
 	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
 	f.StringVar(&o.signature, "signature", "", `the function's def line, e.g. "def f(x: int) -> int"`)
 	f.StringVar(&o.task, "task", "", "a dataset problem as DATASET/ID, e.g. humaneval-noexamples/HumanEval/12")
+	f.StringVar(&o.resume, "resume", "", "take up a session file that an earlier run kept when it was quit or interrupted")
 	f.StringVar(&o.out, "out", "", "directory to write NAME.py and test_NAME.py to (default: a new directory per run under $XDG_DATA_HOME/ticoder/runs)")
 	f.BoolVar(&o.force, "force", false, "overwrite NAME.py and test_NAME.py in --out if they exist")
 	f.BoolVar(&o.plain, "plain", false, "plain prompts even on a terminal")
@@ -201,6 +213,12 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 		return err
 	}
 	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task}
+	if o.resume != "" {
+		if o.demo != "" || o.spec != "" || o.promptSet || o.task != "" {
+			return usagef("run: --resume takes up a kept session; it goes without --demo, --spec, --prompt or --task")
+		}
+		return resumeRun(ctx, g, o, in, out, errw)
+	}
 	if o.spec != "" {
 		data, err := os.ReadFile(o.spec)
 		if err != nil {
@@ -238,6 +256,32 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
+	return askAndWrite(ctx, o, conv, "", in, out, errw)
+}
+
+// resumeRun takes up the session file o.resume.
+func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, out, errw io.Writer) error {
+	data, err := os.ReadFile(o.resume)
+	if err != nil {
+		return fmt.Errorf("read the session file: %w", err)
+	}
+	eng, err := openEngine(ctx, g, 0)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	conv, err := interact.Load(data, eng.Pool)
+	if err != nil {
+		return fmt.Errorf("%s is not a session file that run kept: %w", o.resume, err)
+	}
+	fmt.Fprintf(errw, "ticoder: resuming %s with %s\n", o.resume, plural(len(conv.State("").History), "answer"))
+	return askAndWrite(ctx, o, conv, o.resume, in, out, errw)
+}
+
+// askAndWrite asks the questions of conv, keeping the answers in a session
+// file (sessionPath, or a new one when empty), and writes the chosen code
+// and tests.
+func askAndWrite(ctx context.Context, o *runOptions, conv *interact.Conversation, sessionPath string, in io.Reader, out, errw io.Writer) error {
 	names, err := conv.Export(ctx, -1, false)
 	if err != nil && !errors.Is(err, interact.ErrNoCandidate) {
 		return err
@@ -246,19 +290,27 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
+	keep := &sessionFile{path: sessionPath, name: strings.TrimSuffix(names.CodeFile, ".py")}
 	var res ui.Result
 	stdin := &eofReader{r: in}
 	if isTerminal(in) && isTerminal(out) && !o.plain {
-		res, err = ui.RunTUI(ctx, conv, ui.TUIOptions{NoColor: o.noColor})
+		res, err = ui.RunTUI(ctx, conv, ui.TUIOptions{NoColor: o.noColor, Changed: keep.save})
 	} else {
-		res, err = ui.RunPlain(ctx, conv, stdin, out)
+		res, err = ui.PlainOptions{Changed: keep.save}.Run(ctx, conv, stdin, out)
 	}
-	if err != nil {
+	if err != nil || res.Aborted || res.Candidate < 0 {
+		keep.save(conv)
+		if hint := keep.hint(conv); hint != "" {
+			fmt.Fprintln(errw, "ticoder:", hint)
+		}
+	}
+	switch {
+	case err != nil:
 		return err
-	}
-	if res.Aborted || res.Candidate < 0 {
-		fmt.Fprintln(errw, "ticoder: nothing written")
-		return nil
+	case res.Interrupted:
+		return fmt.Errorf("nothing written: %w", context.Canceled)
+	case res.Aborted || res.Candidate < 0:
+		return errNothingWritten
 	}
 	if stdin.ended {
 		answers := len(conv.State("").History)
@@ -271,8 +323,16 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
-	return writeExport(ctx, conv, res.Candidate, codePath, testPath, out)
+	if err := writeExport(ctx, conv, res.Candidate, codePath, testPath, out); err != nil {
+		return err
+	}
+	keep.remove()
+	return nil
 }
+
+// errNothingWritten: the user quit without choosing a candidate, or none
+// remained.
+var errNothingWritten = errors.New("nothing written: no candidate was chosen")
 
 // errNoAnswers: stdin ended before the first answer, so nobody approved
 // anything.

@@ -293,3 +293,44 @@ func TestRunStdinEnds(t *testing.T) {
 		})
 	}
 }
+
+// TestRunQuitKeepsSession: quitting without writing asks first, exits 1
+// (nothing written), keeps the answers in a session file and says how to
+// resume; --resume takes the session up and writes the code with the
+// approved test, then removes the file.
+func TestRunQuitKeepsSession(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	o := runDefaults(t)
+	o.demo = "text_match"
+	var out, errw bytes.Buffer
+	err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\nq\nq\nn\nq\ny\n"), &out, &errw)
+	if !errors.Is(err, errNothingWritten) || exitCode(err, &bytes.Buffer{}) != 1 {
+		t.Fatalf("err = %v (exit %d), want %v (exit 1)\n%s", err, exitCode(err, &bytes.Buffer{}), errNothingWritten, out.String())
+	}
+	if n := strings.Count(out.String(), "Quit without writing the code? Your 1 answer will be kept"); n != 2 {
+		t.Errorf("asked %d times before quitting, want 2 (the first refused):\n%s", n, out.String())
+	}
+	_, path, ok := strings.Cut(errw.String(), "resume with ticoder run --resume ")
+	path = strings.TrimSpace(path)
+	if !ok || !strings.HasPrefix(path, os.Getenv("XDG_DATA_HOME")) {
+		t.Fatalf("stderr does not say how to resume: %q", errw.String())
+	}
+	if _, err := os.Stat(filepath.Join(o.out, "text_match.py")); err == nil {
+		t.Error("the code was written after quitting")
+	}
+
+	r := runDefaults(t)
+	r.resume = path
+	out.Reset()
+	errw.Reset()
+	if err := runRun(context.Background(), runGlobals(t), r, strings.NewReader("\n"), &out, &errw); err != nil {
+		t.Fatalf("resume: %v\n%s\n%s", err, out.String(), errw.String())
+	}
+	tests, err := os.ReadFile(filepath.Join(r.out, "test_text_match.py"))
+	if err != nil || !strings.Contains(out.String(), "1 approved test") {
+		t.Errorf("after resuming: %v\n%s\n%s", err, out.String(), tests)
+	}
+	if _, err := os.Stat(path); err == nil {
+		t.Errorf("the session file %s is left after the code was written", path)
+	}
+}

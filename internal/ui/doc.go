@@ -7,7 +7,11 @@
 // o (give the right output, in Output mode), u (undo) and q (stop asking);
 // the number of candidates and behaviour classes left; and at the end the
 // ranked candidates with syntax highlighting (chroma) and a diff between the
-// top two, where ↑/↓ choose the one to export.
+// top two, where ↑/↓ choose the one to export. The views are laid out for
+// the window (80×24 and up): the question and the key line always show, the
+// rest is shortened, and the final view scrolls (pgup/pgdn). Candidates of
+// equal rank are shown as tied ("=2 … (tied)"). Quitting the final view
+// without writing asks first when answers were given.
 //
 // Without a terminal, RunPlain asks the same questions with plain prompts
 // on a reader and a writer, one answer per line, so the flow can be scripted
@@ -25,4 +29,6 @@ type Result struct {
 	// Aborted reports that the user quit without choosing (nothing should be
 	// written).
 	Aborted bool
+	// Interrupted reports that the user pressed Ctrl-C (Aborted is true too).
+	Interrupted bool
 }

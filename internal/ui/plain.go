@@ -54,6 +54,24 @@ func parseCommand(line string) (command, error) {
 // candidates and reads which one to export (a number; empty or end of input
 // choose the first).
 func RunPlain(ctx context.Context, c *interact.Conversation, in io.Reader, out io.Writer) (Result, error) {
+	return PlainOptions{}.Run(ctx, c, in, out)
+}
+
+// PlainOptions configure the plain prompts.
+type PlainOptions struct {
+	// Changed, if not nil, is called after each change to the conversation
+	// (an answer, an undo, the end of the questions): the caller can save
+	// the conversation so that the answers survive.
+	Changed func(*interact.Conversation)
+}
+
+// Run is RunPlain with options.
+func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.Reader, out io.Writer) (Result, error) {
+	changed := func() {
+		if o.Changed != nil {
+			o.Changed(c)
+		}
+	}
 	r := bufio.NewScanner(in)
 	r.Buffer(make([]byte, 64<<10), 1<<20)
 	read := func() (string, bool) {
@@ -76,6 +94,7 @@ func RunPlain(ctx context.Context, c *interact.Conversation, in io.Reader, out i
 			if err != nil || !again {
 				return res, err
 			}
+			changed()
 			continue
 		}
 		q := s.Question
@@ -84,6 +103,7 @@ func RunPlain(ctx context.Context, c *interact.Conversation, in io.Reader, out i
 		if !ok {
 			fmt.Fprintln(out)
 			c.Stop()
+			changed()
 			continue
 		}
 		cmd, err := parseCommand(line)
@@ -91,9 +111,11 @@ func RunPlain(ctx context.Context, c *interact.Conversation, in io.Reader, out i
 			fmt.Fprintf(out, "! %v\n", err)
 			continue
 		}
-		if err := plainApply(ctx, c, q, cmd, out); err != nil {
+		err = plainApply(ctx, c, q, cmd, out)
+		changed()
+		if err != nil {
 			if ctx.Err() != nil {
-				return Result{Aborted: true}, ctx.Err()
+				return Result{Aborted: true, Interrupted: true}, ctx.Err()
 			}
 			fmt.Fprintf(out, "! %v\n", err)
 		}
@@ -146,7 +168,7 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 		fmt.Fprintf(out, "\nHow the top two differ:\n%s", renderDiff(s.Candidates, false))
 	}
 	for {
-		fmt.Fprintf(out, "\nExport which candidate? [1-%d, Enter for 1, u to undo]\n> ", len(s.Candidates))
+		fmt.Fprintf(out, "\nExport which candidate? [1-%d, Enter for 1, u to undo, q to quit without writing]\n> ", len(s.Candidates))
 		line, ok := read()
 		line = strings.TrimSpace(line)
 		if !ok || line == "" {
@@ -162,6 +184,16 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 			}
 			fmt.Fprintf(out, "Undone. %s\n", countsLine(c.State("")))
 			return Result{}, true, nil
+		}
+		if line == "q" || line == "quit" {
+			if len(s.History) == 0 {
+				return Result{Candidate: -1, Aborted: true}, false, nil
+			}
+			fmt.Fprintf(out, "Quit without writing the code? Your %s will be kept in a session file you can resume. [y/N]\n> ", plural(len(s.History), "answer"))
+			if yes, _ := read(); strings.EqualFold(strings.TrimSpace(yes), "y") || strings.EqualFold(strings.TrimSpace(yes), "yes") {
+				return Result{Candidate: -1, Aborted: true}, false, nil
+			}
+			continue
 		}
 		n, err := strconv.Atoi(line)
 		if err != nil || n < 1 || n > len(s.Candidates) {

@@ -21,12 +21,17 @@ type TUIOptions struct {
 	Width, Height int
 	// NoColor turns syntax highlighting off.
 	NoColor bool
+	// Changed, if not nil, is called after each change to the conversation
+	// (an answer, an undo), when no change is running: the caller can save
+	// the conversation so that the answers survive.
+	Changed func(*interact.Conversation)
 }
 
 // RunTUI runs the full-screen terminal UI until the user chooses a
 // candidate or quits.
 func RunTUI(ctx context.Context, c *interact.Conversation, o TUIOptions) (Result, error) {
 	m := newModel(ctx, c, !o.NoColor)
+	m.changed = o.Changed
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if o.In != nil {
 		opts = append(opts, tea.WithInput(o.In))
@@ -75,6 +80,10 @@ type model struct {
 	maxScroll int
 	result    Result
 	stopped   bool // the program is quitting
+	// confirmQuit is set after a first esc or q on the final view: a second
+	// one quits without writing, any other key stays.
+	confirmQuit bool
+	changed     func(*interact.Conversation)
 }
 
 func newModel(ctx context.Context, c *interact.Conversation, colour bool) *model {
@@ -121,6 +130,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case doneMsg:
 		m.busy = false
 		m.state = msg.state
+		if m.changed != nil {
+			m.changed(m.conv)
+		}
 		if msg.err != nil {
 			m.err = msg.err.Error()
 		} else {
@@ -140,7 +152,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.replay()
 	case tea.KeyPressMsg:
 		if msg.String() == "ctrl+c" {
-			m.result = Result{Aborted: true}
+			m.result = Result{Aborted: true, Interrupted: true}
 			m.stopped = true
 			return m, tea.Quit
 		}
@@ -217,6 +229,11 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 // chooseKey handles a key in the final view.
 func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	n := len(m.state.Candidates)
+	confirm := m.confirmQuit
+	if m.confirmQuit {
+		m.confirmQuit = false
+		m.err = ""
+	}
 	switch k.String() {
 	case "up", "k":
 		m.cursor = max(0, m.cursor-1)
@@ -237,6 +254,12 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 		m.stopped = true
 		return tea.Quit
 	case "esc", "q":
+		if a := len(m.state.History); a > 0 && !confirm {
+			m.confirmQuit = true
+			m.err = fmt.Sprintf("Quit without writing the code? Your %s will be kept in a session file you can resume. "+
+				"Press %s again to quit, any other key to stay.", plural(a, "answer"), k.String())
+			return nil
+		}
 		m.result = Result{Candidate: -1, Aborted: true}
 		m.stopped = true
 		return tea.Quit

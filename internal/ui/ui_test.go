@@ -311,6 +311,10 @@ func keyMsg(name string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnter}
 	case "pgdown":
 		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	}
 	r := []rune(name)[0]
 	return tea.KeyPressMsg{Code: r, Text: name}
@@ -426,5 +430,44 @@ func TestVocabulary(t *testing.T) {
 		if got := verdictWord(verdict, "3"); got != want {
 			t.Errorf("%s: %q, want %q", verdict, got, want)
 		}
+	}
+}
+
+// TestTUIQuitConfirms: on the final view, esc with answers given asks
+// first (another key stays), a second esc quits without writing, and Ctrl-C
+// is reported as an interruption.
+func TestTUIQuitConfirms(t *testing.T) {
+	pool := testPool(t)
+	c := start(t, pool, "text_match", rank.PassFail)
+	q, _ := c.Question()
+	if err := c.Answer(context.Background(), q.Test, "pass", ""); err != nil {
+		t.Fatal(err)
+	}
+	c.Stop()
+	tests := []struct {
+		name        string
+		keys        []string
+		stopped     bool
+		interrupted bool
+	}{
+		{"esc asks", []string{"esc"}, false, false},
+		{"another key stays", []string{"esc", "down", "esc"}, false, false},
+		{"esc twice quits", []string{"esc", "esc"}, true, false},
+		{"q twice quits", []string{"q", "q"}, true, false},
+		{"ctrl+c", []string{"ctrl+c"}, true, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newModel(context.Background(), c, false)
+			for _, k := range tc.keys {
+				m.Update(keyMsg(k))
+			}
+			if m.stopped != tc.stopped || m.result.Interrupted != tc.interrupted || m.stopped && !m.result.Aborted {
+				t.Errorf("stopped %v, result %+v; want stopped %v, interrupted %v", m.stopped, m.result, tc.stopped, tc.interrupted)
+			}
+			if !m.stopped && !strings.Contains(ansi.Strip(m.View().Content), "Quit without writing the code? Your 1 answer will be kept") {
+				t.Errorf("no question before quitting:\n%s", ansi.Strip(m.View().Content))
+			}
+		})
 	}
 }
