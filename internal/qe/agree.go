@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/inputs"
 )
 
 //go:embed agree.py
@@ -17,7 +18,8 @@ var agreePy string
 //
 //  1. parses the examples of the problem's own docstring (ParseExamples) and
 //     has Python validate them and harvest more inputs by mutating their
-//     arguments (agree.py, run in the sandbox through Runner.Call);
+//     arguments with the input generator's mutators (agree.py after
+//     inputs.Python, run in the sandbox through Runner.Call);
 //  2. runs every candidate on the example calls and on the harvested inputs
 //     (one execute.Job; programs are the prompt's code before the entry
 //     point's def, then the candidate);
@@ -78,7 +80,7 @@ func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 		max = 0
 	}
 	arg := map[string]any{"entry": entry, "examples": raw, "max_inputs": max, "seed": 0}
-	if err := a.Runner.Call(ctx, agreePy, "prepare", arg, &in); err != nil {
+	if err := a.Runner.Call(ctx, inputs.Python+"\n\n"+agreePy, "prepare", arg, &in); err != nil {
 		return in, fmt.Errorf("agree: prepare examples of %s: %w", p.TaskID, err)
 	}
 	return in, nil

@@ -9,18 +9,17 @@ sandbox). prepare(arg) takes {"entry", "examples": [{"call", "expected"}],
   full stop, a comment, "= 8" at the end, lower-case true/false) is a
   literal; both are rewritten canonically with repr;
 - inputs are new calls made by mutating one argument of a kept example
-  (numbers +-1, 0, negated, doubled; strings reversed, emptied, upper-cased,
-  halved; sequences reversed, sorted, shortened, emptied, extended; a dict
-  emptied or shortened; booleans flipped), deduplicated, shuffled with a
-  fixed seed and cut to max_inputs. Their expected values are unknown: the
-  estimator compares the candidates' behaviour on them.
+  with the type-aware mutators of ticoder's input generator (inputs.py of
+  package inputs, which ticoder prepends to this file: _mutate_call,
+  _literal_call, _render, _round_trips and _MISSING come from there),
+  deduplicated, shuffled with a fixed seed and cut to max_inputs. Their
+  expected values are unknown: the estimator compares the candidates'
+  behaviour on them.
 """
 
 import ast
 import random
-
-_MISSING = object()
-_MAX_LEN = 200
+import zlib
 
 
 def _literal(src):
@@ -29,14 +28,6 @@ def _literal(src):
     except Exception:  # noqa: BLE001 - any failure means "not a literal"
         return _MISSING
     return v
-
-
-def _round_trips(v):
-    """True if repr(v) evaluates back to v (no inf, nan, sets of sets ...)."""
-    try:
-        return ast.literal_eval(repr(v)) == v
-    except Exception:  # noqa: BLE001
-        return False
 
 
 def _expected(src):
@@ -65,56 +56,9 @@ def _expected(src):
 def _call_args(src, entry):
     try:
         node = ast.parse(src.strip(), mode="eval").body
-    except SyntaxError:
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
         return None
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry):
-        return None
-    try:
-        args = [ast.literal_eval(a) for a in node.args]
-        kwargs = [(k.arg, ast.literal_eval(k.value)) for k in node.keywords if k.arg]
-    except Exception:  # noqa: BLE001
-        return None
-    if len(kwargs) != len(node.keywords):
-        return None
-    if not all(_round_trips(a) for a in args) or not all(_round_trips(v) for _, v in kwargs):
-        return None
-    return args, kwargs
-
-
-def _render(entry, args, kwargs):
-    parts = [repr(a) for a in args] + ["%s=%r" % (k, v) for k, v in kwargs]
-    return "%s(%s)" % (entry, ", ".join(parts))
-
-
-def _mutants(v):
-    if isinstance(v, bool):
-        return [not v]
-    if isinstance(v, int):
-        out = [v + 1, v - 1, 0, -v, 2 * v]
-        return [x for x in out if abs(x) <= 10**6]
-    if isinstance(v, float):
-        return [v * 2, -v, 0.0, v + 0.5]
-    if isinstance(v, str):
-        return [v[::-1], "", v.upper(), v[: len(v) // 2], v + v[:1]]
-    if isinstance(v, (list, tuple)):
-        t = type(v)
-        out = [t(reversed(v)), t(), t(v[:-1]), t(list(v) + list(v[:1]))]
-        try:
-            out.append(t(sorted(v)))
-        except TypeError:
-            pass
-        for i, x in enumerate(v[:3]):
-            for m in _mutants(x)[:2]:
-                w = list(v)
-                w[i] = m
-                out.append(t(w))
-        return [x for x in out if len(x) <= _MAX_LEN]
-    if isinstance(v, dict):
-        out = [{}]
-        if v:
-            out.append(dict(list(v.items())[:-1]))
-        return out
-    return []
+    return _literal_call(node, entry)
 
 
 def prepare(arg):
@@ -136,16 +80,14 @@ def prepare(arg):
         bases.append(parsed)
     inputs = []
     for args, kwargs in bases:
-        for i, a in enumerate(args):
-            for m in _mutants(a):
-                w = list(args)
-                w[i] = m
-                if not _round_trips(m):
-                    continue
-                call = _render(entry, w, kwargs)
-                if call not in seen and len(call) <= 4000:
-                    seen.add(call)
-                    inputs.append(call)
+        rng = random.Random(int(arg.get("seed", 0)) ^ zlib.crc32(_render(entry, args, kwargs).encode()))
+        for w, kw in _mutate_call(args, kwargs, rng):
+            if not all(_round_trips(a) for a in w) or not all(_round_trips(v) for _, v in kw):
+                continue
+            call = _render(entry, w, kw)
+            if call not in seen and len(call) <= 4000:
+                seen.add(call)
+                inputs.append(call)
     rng = random.Random(int(arg.get("seed", 0)))
     rng.shuffle(inputs)
     return {"examples": examples, "inputs": inputs[:max_inputs]}

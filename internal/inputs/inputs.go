@@ -1,0 +1,157 @@
+package inputs
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+
+	"github.com/ticoder/ticoder/internal/execute"
+)
+
+// Python is the Python half of the package (inputs.py): collect(arg) builds
+// an input pool and classes(arg) groups values by ==. Other embedded Python
+// tools prepend it to use its mutators (the agree quality estimator does).
+//
+//go:embed inputs.py
+var Python string
+
+// Caller runs a function of a Python source in a sandboxed child and decodes
+// its JSON return value into result. *execute.Pool implements it.
+type Caller interface {
+	Call(ctx context.Context, source, function string, arg, result any) error
+}
+
+// Origin says where an input of the pool came from.
+type Origin string
+
+// The origins of inputs, in the order the pool lists them.
+const (
+	// Example: a call written in the problem's own prompt.
+	Example Origin = "example"
+	// TestCall: a call with literal arguments inside a generated test that
+	// is not the test's own CALL (those are asked about as they are).
+	TestCall Origin = "test"
+	// Model: a call a model proposed when asked for inputs only.
+	Model Origin = "model"
+	// Mutation: one argument of a seed call mutated by its type.
+	Mutation Origin = "mutation"
+	// Hint: built from the signature's type hints (only without seeds).
+	Hint Origin = "hint"
+)
+
+// Input is one call of the entry point with literal arguments.
+type Input struct {
+	// Call is the call, rendered canonically: entry(repr(arg), ...).
+	Call string `json:"call"`
+	// Origin says where it came from.
+	Origin Origin `json:"origin"`
+	// Size is the number of characters of its arguments.
+	Size int `json:"size"`
+}
+
+// Defaults of Request's limits.
+const (
+	// DefaultMaxInputs bounds the pool of one problem.
+	DefaultMaxInputs = 64
+	// DefaultMaxChars bounds one call's length in characters.
+	DefaultMaxChars = 120
+)
+
+// Request describes the problem an input pool is built for.
+type Request struct {
+	// Entry is the entry point's name.
+	Entry string
+	// Prompt is the problem's text; calls of Entry in it are examples.
+	Prompt string
+	// Signature is the entry point's def line (with context lines before it
+	// if they are needed to parse it); its type hints are used when there
+	// is nothing else to start from.
+	Signature string
+	// Tests are the generated tests: their calls with literal arguments are
+	// seeds, and calls equal to a test's own CALL are not repeated.
+	Tests []execute.Test
+	// Proposed are calls a model proposed (Model origin).
+	Proposed []string
+	// MaxInputs bounds the pool (default DefaultMaxInputs); MaxChars bounds
+	// one call (default DefaultMaxChars).
+	MaxInputs, MaxChars int
+	// Seed makes the mutations' random choices reproducible.
+	Seed uint64
+}
+
+// pyTest is a test as collect reads it.
+type pyTest struct {
+	Setup string `json:"setup,omitempty"`
+	Code  string `json:"code"`
+	Input string `json:"input,omitempty"`
+}
+
+// Generate builds the input pool of a problem in the sandbox (see the
+// package doc for what it holds and in which order). Its cost is one
+// sandboxed call. It is safe for concurrent use if c is.
+func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
+	if req.Entry == "" {
+		return nil, nil
+	}
+	if req.MaxInputs <= 0 {
+		req.MaxInputs = DefaultMaxInputs
+	}
+	if req.MaxChars <= 0 {
+		req.MaxChars = DefaultMaxChars
+	}
+	tests := make([]pyTest, len(req.Tests))
+	for i, t := range req.Tests {
+		tests[i] = pyTest{Setup: t.Setup, Code: t.Code, Input: t.Input}
+	}
+	arg := map[string]any{
+		"entry": req.Entry, "prompt": req.Prompt, "signature": req.Signature, "tests": tests,
+		"proposed": req.Proposed, "max_inputs": req.MaxInputs, "max_chars": req.MaxChars,
+		"seed": req.Seed & (1<<53 - 1),
+	}
+	var out struct {
+		Inputs []Input `json:"inputs"`
+	}
+	if err := c.Call(ctx, Python, "collect", arg, &out); err != nil {
+		return nil, fmt.Errorf("build the inputs of %s: %w", req.Entry, err)
+	}
+	return out.Inputs, nil
+}
+
+// Test returns the test that runs an input on a program: the call compared
+// with None, so that the engine takes its fast path and reports the value
+// the call returned (Result.Value) or the exception it raised. Its pass or
+// fail outcome means nothing.
+func (in Input) Test() execute.Test {
+	return execute.Test{Code: "assert " + in.Call + " == None", Input: in.Call, Expected: "None"}
+}
+
+// Classes numbers the values that reprs stand for by Python's ==, computed
+// in the sandbox: two reprs get the same number exactly when their values
+// compare equal (1, 1.0 and True; -0.0 and 0.0; {1} and frozenset({1}); a
+// list never equals a tuple). A repr that stands for no value (one cut to
+// the engine's bound, an unprintable object) equals only itself; nan equals
+// nan here, as a person reading the values would see it. literal reports
+// the reprs that are Python literals, values a person can type as an
+// answer. Duplicates in reprs are fine. It is safe for concurrent use if c
+// is.
+func Classes(ctx context.Context, c Caller, reprs []string) (classes map[string]int32, literal map[string]bool, err error) {
+	classes, literal = map[string]int32{}, map[string]bool{}
+	if len(reprs) == 0 {
+		return classes, literal, nil
+	}
+	var out struct {
+		Classes []int32 `json:"classes"`
+		Literal []bool  `json:"literal"`
+	}
+	if err := c.Call(ctx, Python, "classes", map[string]any{"values": reprs}, &out); err != nil {
+		return nil, nil, fmt.Errorf("compare %d values: %w", len(reprs), err)
+	}
+	if len(out.Classes) != len(reprs) || len(out.Literal) != len(reprs) {
+		return nil, nil, fmt.Errorf("compare %d values: got %d classes", len(reprs), len(out.Classes))
+	}
+	for i, r := range reprs {
+		classes[r] = out.Classes[i]
+		literal[r] = out.Literal[i]
+	}
+	return classes, literal, nil
+}

@@ -1,0 +1,502 @@
+"""Builds a problem's input pool: calls of its entry point with literal
+arguments, to run on every candidate (see package inputs, doc.go).
+
+Run by ticoder through the execution engine's Call, in the sandbox.
+collect(arg) takes
+
+    {"entry", "prompt", "signature", "tests": [{"setup", "code", "input"}],
+     "proposed": [call, ...], "max_inputs", "max_chars", "seed"}
+
+and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
+
+- "example": calls of the entry point with literal arguments written in the
+  prompt (doctests `>>> f(x)`, `f(x) == y` lines, MBPP-style asserts, prose);
+- "test": calls with literal arguments inside the generated tests that are
+  not already a test's own CALL (e.g. `assert f(x) is True`,
+  `assert abs(f(x) - y) < 1e-6`);
+- "model": calls a model proposed, when they are literal calls;
+- "mutation": type-aware mutations of one argument of a seed (an example, a
+  test's call or a proposed call), as EvalPlus mutates inputs: ints +1, -1,
+  0, negated; floats +1, negated, halved, 0.0; strings with a character
+  inserted, deleted, replaced or two swapped, emptied, case swapped; lists
+  and tuples with an element added, removed, duplicated or two swapped,
+  emptied, one element mutated recursively; dicts and sets likewise; bools
+  flipped;
+- "hint": only when no seed exists at all, values built from the
+  signature's type hints (int, float, str, bool, list, tuple, dict, set,
+  Optional, Union; unannotated parameters get a small mix); they are then
+  the seeds of the mutations.
+
+Every call is rendered canonically, entry(repr(arg), ..., name=repr(v)),
+and kept only if every argument's repr evaluates back to an equal value and
+the call is at most max_chars characters. Calls equal to a test's own CALL
+(without setup) are left out: those tests are already asked about. Seeds
+are mutated round-robin (each seed's first mutation, then each seed's
+second, ...), smallest seeds first, so that a cut keeps the mutations
+closest to the most examples. The total is cut to max_inputs; examples,
+test calls and proposed calls come first. Deterministic for a given seed.
+"""
+
+import ast
+import collections
+import decimal
+import fractions
+import random
+import zlib
+
+_MISSING = object()
+
+
+def _round_trips(v):
+    try:
+        return ast.literal_eval(repr(v)) == v and repr(ast.literal_eval(repr(v))) == repr(v)
+    except Exception:  # noqa: BLE001 - anything that does not evaluate back
+        return False
+
+
+def _render(entry, args, kwargs):
+    parts = [repr(a) for a in args] + ["%s=%r" % (k, v) for k, v in kwargs]
+    return "%s(%s)" % (entry, ", ".join(parts))
+
+
+def _literal_call(node, entry):
+    """(args, kwargs) of a call of entry whose arguments are all literals."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == entry):
+        return None
+    try:
+        args = [ast.literal_eval(a) for a in node.args]
+        kwargs = [(k.arg, ast.literal_eval(k.value)) for k in node.keywords]
+    except Exception:  # noqa: BLE001 - not a literal
+        return None
+    if any(k is None for k, _ in kwargs):
+        return None
+    if not all(_round_trips(a) for a in args) or not all(_round_trips(v) for _, v in kwargs):
+        return None
+    return args, kwargs
+
+
+def _calls_in_tree(tree, entry):
+    out = []
+    for node in ast.walk(tree):
+        c = _literal_call(node, entry)
+        if c is not None:
+            out.append(c)
+    return out
+
+
+def _calls_in_text(text, entry, limit=2000):
+    """Literal calls of entry anywhere in a text (docstrings, prose): each
+    `entry(` is closed at the first `)` that makes a whole expression."""
+    out = []
+    start = 0
+    while True:
+        i = text.find(entry + "(", start)
+        if i < 0:
+            return out
+        start = i + 1
+        if i > 0 and (text[i - 1].isalnum() or text[i - 1] in "_."):
+            continue
+        j = i + len(entry)
+        while True:
+            j = text.find(")", j + 1)
+            if j < 0 or j - i > limit:
+                break
+            try:
+                node = ast.parse(text[i:j + 1], mode="eval").body
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                continue
+            c = _literal_call(node, entry)
+            if c is not None:
+                out.append(c)
+                start = j + 1
+            break
+
+
+# ------------------------------------------------------------------ mutation
+
+
+def _mutants(v, rng, depth=0):
+    """Type-aware mutations of one value, nearest first."""
+    if depth > 3:
+        return []
+    t = type(v)
+    if t is bool:
+        return [not v]
+    if t is int:
+        return [v + 1, v - 1, 0, -v, 1]
+    if t is float:
+        return [v + 1.0, -v, v / 2, 0.0]
+    if t is str:
+        return _str_mutants(v, rng)
+    if t in (list, tuple):
+        return [t(x) for x in _seq_mutants(list(v), rng, depth)]
+    if t in (set, frozenset):
+        items = sorted(v, key=repr)
+        out = [t(x) for x in _seq_mutants(items, rng, depth) if len(set(x)) == len(x)]
+        return out
+    if t is dict:
+        return _dict_mutants(v, rng, depth)
+    return []
+
+
+def _str_mutants(s, rng):
+    out = []
+    alphabet = sorted(set(s)) or ["a"]
+    if s:
+        i = rng.randrange(len(s) + 1)
+        out.append(s[:i] + rng.choice(alphabet) + s[i:])  # insert
+        i = rng.randrange(len(s))
+        out.append(s[:i] + s[i + 1:])  # delete
+        i = rng.randrange(len(s))
+        other = [c for c in alphabet + ["a", " "] if c != s[i]]
+        out.append(s[:i] + rng.choice(other) + s[i + 1:])  # replace
+        if len(s) > 1:
+            i = rng.randrange(len(s) - 1)
+            out.append(s[:i] + s[i + 1] + s[i] + s[i + 2:])  # swap
+        out.append(s.swapcase())
+        out.append("")
+    else:
+        out += ["a", " ", "ab"]
+    return out
+
+
+def _seq_mutants(xs, rng, depth):
+    out = []
+    n = len(xs)
+    if n:
+        i = rng.randrange(n)
+        out.append(xs[:i] + xs[i + 1:])  # remove
+        i = rng.randrange(n)
+        out.append(xs[:i + 1] + [xs[i]] + xs[i + 1:])  # duplicate
+        if n > 1:
+            i, j = sorted(rng.sample(range(n), 2))
+            w = list(xs)
+            w[i], w[j] = w[j], w[i]
+            out.append(w)  # swap
+        i = rng.randrange(n)
+        ms = _mutants(xs[i], rng, depth + 1)
+        for m in rng.sample(ms, min(2, len(ms))):
+            w = list(xs)
+            w[i] = m
+            out.append(w)  # mutate an element
+        ms = _mutants(xs[rng.randrange(n)], rng, depth + 1)
+        if ms:
+            out.append(xs + [rng.choice(ms)])  # add
+        out.append([])  # empty
+    return out
+
+
+def _dict_mutants(d, rng, depth):
+    out = []
+    items = list(d.items())
+    if items:
+        i = rng.randrange(len(items))
+        out.append(dict(items[:i] + items[i + 1:]))  # remove
+        k, v = items[rng.randrange(len(items))]
+        ms = _mutants(v, rng, depth + 1)
+        for m in rng.sample(ms, min(2, len(ms))):
+            w = dict(d)
+            w[k] = m
+            out.append(w)  # mutate a value
+        for m in _mutants(k, rng, depth + 1):
+            try:
+                hash(m)
+            except TypeError:
+                continue
+            if m not in d:
+                w = dict(d)
+                w[m] = v
+                out.append(w)  # add
+                break
+        out.append({})
+    return out
+
+
+def _mutate_call(args, kwargs, rng):
+    """Calls with one argument mutated, round-robin over the arguments."""
+    per_arg = []
+    for i, a in enumerate(args):
+        per_arg.append([(list(args[:i]) + [m] + list(args[i + 1:]), kwargs) for m in _mutants(a, rng)])
+    for i, (k, v) in enumerate(kwargs):
+        per_arg.append([(args, kwargs[:i] + [(k, m)] + kwargs[i + 1:]) for m in _mutants(v, rng)])
+    out = []
+    for r in range(max((len(p) for p in per_arg), default=0)):
+        for p in per_arg:
+            if r < len(p):
+                out.append(p[r])
+    return out
+
+
+# ---------------------------------------------------------------- type hints
+
+_BASE = {
+    "int": [0, 1, 2, 3, 5, 10, -1],
+    "float": [0.0, 1.0, 2.5, -1.5, 0.5],
+    "str": ["", "a", "ab", "abc", "Hello World", "aba"],
+    "bool": [True, False],
+    "bytes": [b"", b"ab"],
+    "None": [None],
+}
+_ANY = [1, "a", [1, 2], 0, "", [], 2.5]
+
+
+def _name(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Constant) and node.value is None:
+        return "None"
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            return _name(ast.parse(node.value, mode="eval").body)
+        except SyntaxError:
+            return None
+    return None
+
+
+def _hint_values(node, depth=0):
+    if node is None or depth > 3:
+        return list(_ANY)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return list(_ANY)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
+        return _hint_values(node.left, depth + 1) + _hint_values(node.right, depth + 1)
+    if isinstance(node, ast.Subscript):
+        outer = (_name(node.value) or "").lower()
+        inner = node.slice
+        parts = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+        if outer in ("list", "sequence", "iterable", "set", "frozenset", "deque"):
+            xs = _hint_values(parts[0], depth + 1)
+            vals = [[], xs[1:2], xs[:3], xs[2:4] + xs[:2], xs[:1] * 2 + xs[1:2]]
+            if outer in ("set", "frozenset"):
+                return [set(v) for v in vals if _hashable(v)]
+            return vals
+        if outer == "tuple":
+            if len(parts) == 2 and isinstance(parts[1], ast.Constant) and parts[1].value is Ellipsis:
+                xs = _hint_values(parts[0], depth + 1)
+                return [(), tuple(xs[:1]), tuple(xs[:3])]
+            cols = [_hint_values(p, depth + 1) for p in parts]
+            return [tuple(c[i % len(c)] for c in cols) for i in range(max(len(c) for c in cols))]
+        if outer in ("dict", "mapping"):
+            ks = _hint_values(parts[0], depth + 1)
+            vs = _hint_values(parts[1] if len(parts) > 1 else None, depth + 1)
+            ks = [k for k in ks if _hashable([k])]
+            return [{}, dict(zip(ks[1:2], vs[1:2])), dict(zip(ks[:3], vs[:3]))]
+        if outer == "optional":
+            return _hint_values(parts[0], depth + 1) + [None]
+        if outer == "union":
+            out = []
+            for p in parts:
+                out += _hint_values(p, depth + 1)
+            return out
+        return list(_ANY)
+    name = _name(node)
+    if name in _BASE:
+        return list(_BASE[name])
+    lower = (name or "").lower()
+    if lower in ("list", "sequence", "iterable"):
+        return [[], [1], [1, 2, 3], [3, 1, 2]]
+    if lower == "tuple":
+        return [(), (1, 2)]
+    if lower == "dict":
+        return [{}, {"a": 1}]
+    if lower == "set":
+        return [set(), {1, 2}]
+    return list(_ANY)
+
+
+def _hashable(xs):
+    try:
+        for x in xs:
+            hash(x)
+    except TypeError:
+        return False
+    return True
+
+
+def _hint_calls(signature, entry, limit):
+    """Calls built from the type hints of entry's parameters: the i-th value
+    of every parameter together, then each parameter varied alone."""
+    try:
+        tree = ast.parse(signature.strip() + ("\n    pass\n" if signature.rstrip().endswith(":") else ""))
+    except SyntaxError:
+        return []
+    fn = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == entry:
+            fn = node
+            break
+    if fn is None:
+        return []
+    params = [a for a in fn.args.posonlyargs + fn.args.args if a.arg not in ("self", "cls")]
+    if not params:
+        return [([], [])]
+    cols = [[v for v in _hint_values(p.annotation) if _round_trips(v)] or [0] for p in params]
+    out = []
+    for i in range(max(len(c) for c in cols)):
+        out.append(([c[i % len(c)] for c in cols], []))
+    for j, c in enumerate(cols):
+        for v in c:
+            args = [cc[1 % len(cc)] for cc in cols]
+            args[j] = v
+            out.append((args, []))
+    return out[: limit * 2]
+
+
+# ---------------------------------------------------------------- the pool
+
+
+def collect(arg):
+    entry = arg["entry"]
+    max_inputs = int(arg.get("max_inputs", 64))
+    max_chars = int(arg.get("max_chars", 120))
+    seed = int(arg.get("seed", 0))
+    tests = arg.get("tests") or []
+    seen = set()  # calls already in the pool or asked by a test
+    seeds, seed_calls = [], set()
+    out = []
+
+    def add_seed(c):
+        call = _render(entry, *c)
+        if call not in seed_calls and len(call) <= 4 * max_chars:
+            seed_calls.add(call)
+            seeds.append((len(call), len(seeds), c))
+
+    def add(c, origin):
+        call = _render(entry, *c)
+        if call in seen or len(call) > max_chars or len(out) >= max_inputs:
+            return
+        seen.add(call)
+        out.append({"call": call, "origin": origin, "size": len(call) - len(entry) - 2})
+
+    for t in tests:
+        if t.get("input") and not t.get("setup"):
+            try:
+                c = _literal_call(ast.parse(t["input"], mode="eval").body, entry)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                c = None
+            if c is not None:
+                seen.add(_render(entry, *c))
+                add_seed(c)
+    for c in _calls_in_text(arg.get("prompt") or "", entry):
+        add_seed(c)
+        add(c, "example")
+    for t in tests:
+        src = (t.get("setup") or "") + "\n" + (t.get("code") or "")
+        try:
+            tree = ast.parse(src)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            continue
+        for c in _calls_in_tree(tree, entry):
+            add_seed(c)
+            add(c, "test")
+    for p in arg.get("proposed") or []:
+        try:
+            c = _literal_call(ast.parse(p.strip(), mode="eval").body, entry)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            c = None
+        if c is not None:
+            add_seed(c)
+            add(c, "model")
+    if not seeds:
+        # Nothing written to start from: the type hints' values are the
+        # inputs, and the seeds of mutations.
+        for c in _hint_calls(arg.get("signature") or "", entry, max_inputs):
+            add(c, "hint")
+            add_seed(c)
+    seeds.sort(key=lambda s: (s[0], s[1]))
+    lists = []
+    for _, _, (args, kwargs) in seeds:
+        rng = random.Random(seed ^ zlib.crc32(_render(entry, args, kwargs).encode()))
+        lists.append(_mutate_call(args, kwargs, rng))
+    # Round r gives seed s its mutation (r + s) mod n: every seed is mutated
+    # before any is mutated twice, and neighbouring seeds by different kinds.
+    for r in range(max((len(m) for m in lists), default=0)):
+        for s, m in enumerate(lists):
+            if r < len(m):
+                args, kwargs = m[(r + s) % len(m)]
+                if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
+                    add((args, kwargs), "mutation")
+    return {"inputs": out}
+
+
+# ------------------------------------------------------------ value classes
+
+# Names a plain value's repr may use beyond literals (see package execute).
+_VALUE_NAMES = {
+    "inf": float("inf"), "nan": float("nan"), "set": set, "frozenset": frozenset,
+    "range": range, "complex": complex, "deque": collections.deque,
+    "Fraction": fractions.Fraction, "Decimal": decimal.Decimal,
+}
+_VALUE_NODES = (
+    ast.Expression, ast.Constant, ast.List, ast.Tuple, ast.Set, ast.Dict, ast.Load,
+    ast.UnaryOp, ast.USub, ast.UAdd, ast.BinOp, ast.Add, ast.Sub, ast.Call, ast.Name,
+)
+
+
+def _value(src):
+    """The value a repr stands for, and whether it is a Python literal (what
+    a person can type as an answer)."""
+    try:
+        return ast.literal_eval(src), True
+    except Exception:  # noqa: BLE001 - not a literal; try the other reprs
+        pass
+    try:
+        tree = ast.parse(src, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return _MISSING, False
+    for node in ast.walk(tree):
+        if not isinstance(node, _VALUE_NODES) or (isinstance(node, ast.Name) and node.id not in _VALUE_NAMES):
+            return _MISSING, False
+        if isinstance(node, ast.Call) and not isinstance(node.func, ast.Name):
+            return _MISSING, False
+    try:
+        return eval(compile(tree, "<value>", "eval"), {"__builtins__": {}}, dict(_VALUE_NAMES)), False  # noqa: S307 - names and nodes checked above
+    except Exception:  # noqa: BLE001
+        return _MISSING, False
+
+
+def _key(v, depth=0):
+    """A hashable key such that values are == exactly when their keys are
+    (for plain data: numbers hash alike when equal, 1 == 1.0 == True, and
+    -0.0 == 0.0; a list never equals a tuple; a set equals a frozenset)."""
+    if depth > 100:
+        raise RecursionError
+    t = type(v)
+    if t is list:
+        return ("list", tuple(_key(x, depth + 1) for x in v))
+    if t is tuple:
+        return ("tuple", tuple(_key(x, depth + 1) for x in v))
+    if t is collections.deque:
+        return ("deque", tuple(_key(x, depth + 1) for x in v))
+    if t is dict:
+        return ("dict", frozenset((k, _key(x, depth + 1)) for k, x in v.items()))
+    if t in (set, frozenset):
+        return ("set", frozenset(v))
+    hash(v)
+    return ("value", v)
+
+
+def classes(arg):
+    """Numbers the values of reprs so that equal numbers mean values that
+    are == (see package inputs). A repr that does not stand for a value (a
+    truncated one) is equal only to itself."""
+    ids, out, literal = {}, [], []
+    for src in arg.get("values") or []:
+        v, lit = _value(src)
+        key = ("repr", src)
+        if v is not _MISSING:
+            try:
+                key = _key(v)
+            except (TypeError, RecursionError):
+                key = ("repr", src)
+        if key not in ids:
+            ids[key] = len(ids)
+        out.append(ids[key])
+        literal.append(lit and v is not _MISSING)
+    return {"classes": out, "literal": literal}
+
