@@ -8,26 +8,43 @@
 // multiplicities (raw samples that normalised to the candidate), the index of
 // each candidate's first sample, an optional prior score per candidate (for a
 // quality estimate), which tests are of the form `assert CALL == EXPECTED`,
-// and, for evaluation only, which candidates pass the hidden tests.
+// which are synthesized questions, the classes of returned values under
+// Python's ==, and, for evaluation only, which candidates pass the hidden
+// tests.
+//
+// A synthesized question (package inputs) is a call with no expected value
+// of its own: an input on which the candidates may disagree. Only what each
+// candidate's call did counts — the value it returned, or that it raised,
+// timed out or crashed — and rankers never count it. When it is asked it
+// shows a value, its pivot (Query.Pivot): the value of the best-ranked
+// remaining candidate whose call returned one (Pool.Pivots); a candidate
+// that returned the pivot passes it, one that returned another value fails
+// it.
 //
 // # Definitions
 //
+// Equal values: two returned values are equal when Python's == says so
+// (PoolInput.ValueClass, computed in the sandbox: 1, 1.0 and True are one
+// value; a list is never a tuple); values it does not know are compared by
+// repr.
+//
 // Behaviour class: candidates with the same outcome (pass, fail, error,
-// timeout, crash) and the same returned value repr (where the call returned)
-// on every test form one class. The exception's name does not count.
+// timeout, crash) and equal returned values (where the call returned) on
+// every test, and equal values or the same outcome on every synthesized
+// question, form one class. The exception's name does not count.
 //
 // Split of the remaining candidates S by a test t, in a mode: the parts are
 // the candidates that would make the user give the same answer if they were
 // the intended function. PassFail mode (and tests that are not calls): pass,
 // fail (the assertion was false), error (raised, timed out or crashed).
-// Output mode, for CALL == EXPECTED tests: pass, one part per returned value
-// repr of the failing candidates, error. The error part models the `undefined`
-// answer: the input is outside the intended function's domain.
+// Output mode, for CALL == EXPECTED tests and synthesized questions: pass,
+// one part per distinct returned value of the failing candidates, error. The
+// error part models the `undefined` answer: the input is outside the
+// intended function's domain.
 //
 // What an answer keeps (the pruning rules of DESIGN.md): pass keeps the
 // candidates that pass; fail keeps those that do not pass; a value v keeps
-// the candidates whose call returned v (here compared by repr; the session
-// compares with Python == in the sandbox); undefined keeps all.
+// the candidates whose call returned a value == v; undefined keeps all.
 //
 // A test splits S when some answer other than undefined would keep a
 // nonempty proper subset of S. A test that does not split is never asked.
@@ -47,15 +64,27 @@
 //     sqrt(samples) group score; measured on HumanEval with CodeGen-16B it
 //     beats both unit weights and raw multiplicity); a class weighs the sum
 //     of its members. gain(t) = H(S) − Σ_a P(a)·H(S_a), a over the parts of
-//     the split in the mode, P(a) = weight(a)/weight(S), S_a what answer a
-//     keeps, and S itself for the error part (an `undefined` answer, with
-//     chance weight(error)/weight(S), gains nothing).
-//   - ideal (evaluation only): knows which candidates pass the hidden tests;
-//     asks the test whose most favourable answer keeps the most correct mass,
-//     then removes the most incorrect mass.
+//     the split in the mode, P(undefined) = u the chance that the input is
+//     outside the domain (Query.Undefined; by default the weight of the error
+//     part over weight(S): inputs most candidates reject are probably
+//     outside the domain and gain little), P(a) = (1 − u)·weight(a)/weight(S
+//     minus the error part) for the others, S_a what answer a
+//     keeps, and S itself for the error part (an `undefined` answer gains
+//     nothing).
+//   - oracle (evaluation only; formerly "ideal", still accepted): knows which
+//     candidates pass the hidden tests; asks the test whose most favourable
+//     answer keeps the most correct mass, then removes the most incorrect
+//     mass. It is greedy and does not know the user's answer, so it is a
+//     reference, not an upper bound: other selectors beat it at some m.
 //
-// Scores are rounded to 1e-9; ties go to the lowest test index (tests are
-// numbered in order of first appearance).
+// Generated tests and synthesized questions compete in one pool under every
+// selector. Scores are rounded to 1e-9; ties go to the lowest test index:
+// generated tests in order of first appearance, then the synthesized
+// questions in the order their caller gives (package eval and interact: the
+// tests' own calls, then the input pool, whose order puts the prompt's
+// examples and the calls written in tests first and mutations of the
+// smallest seeds next, so that ties go to questions close to real examples
+// and small).
 //
 // # Code ranking (Ranker)
 //

@@ -84,6 +84,11 @@ type Pool struct {
 	maxCode int
 	// weight[c] is sqrt(Count(c)), the weight infogain gives candidate c.
 	weight []float64
+	// vid[c][t] numbers the value candidate c's call returned on test t
+	// among that test's distinct values (by ValueClass), -1 for none.
+	vid [][]int32
+	// values[t] maps a value's key (valueKey) to its number on test t.
+	values []map[string]int32
 }
 
 // PoolInput is what a Pool is built from. Only Results is required; without
@@ -105,8 +110,20 @@ type PoolInput struct {
 	// value; nil means no test has.
 	Calls []bool
 	// Correct[c] reports whether candidate c passes the hidden tests. Only the
-	// ideal selector reads it (evaluation only); nil means unknown.
+	// oracle selector reads it (evaluation only); nil means unknown.
 	Correct []bool
+	// Synthesized[t] reports whether test t is a synthesized question: a
+	// call with no expected value of its own (package inputs). Only what
+	// its call did counts — the value it returned, or that it returned
+	// none — never its pass/fail outcome; rankers do not count it; and what
+	// passes is decided per question by a pivot value (Query.Pivot). nil
+	// means no test is.
+	Synthesized []bool
+	// ValueClass numbers returned values by Python's == (inputs.Classes):
+	// reprs with the same number stand for equal values, so they are one
+	// part of a split and one behaviour. A repr it lacks (or a nil map) is
+	// equal only to itself.
+	ValueClass map[string]int32
 }
 
 // NewPool checks in and precomputes the partitions and behaviour classes.
@@ -116,58 +133,51 @@ func NewPool(in PoolInput) (*Pool, error) {
 	if nc > 0 {
 		nt = len(in.Results[0])
 	}
-	for c, row := range in.Results {
-		if len(row) != nt {
-			return nil, fmt.Errorf("results of candidate %d have %d tests, candidate 0 has %d: the matrix must be rectangular", c, len(row), nt)
-		}
+	if err := in.check(nc, nt); err != nil {
+		return nil, err
 	}
-	for name, n := range map[string]int{"counts": len(in.Counts), "first": len(in.First), "prior": len(in.Prior), "correct": len(in.Correct)} {
-		if n != 0 && n != nc {
-			return nil, fmt.Errorf("%s has %d entries for %d candidates", name, n, nc)
-		}
-	}
-	if len(in.Calls) != 0 && len(in.Calls) != nt {
-		return nil, fmt.Errorf("calls has %d entries for %d tests", len(in.Calls), nt)
-	}
-	for c, n := range in.Counts {
-		if n < 1 {
-			return nil, fmt.Errorf("candidate %d has multiplicity %d; want at least 1", c, n)
-		}
-	}
-	p := &Pool{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc), ncode: make([]int, nt)}
-	values := make([]map[string]int32, nt)
-	for t := range values {
-		values[t] = map[string]int32{}
+	p := &Pool{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc), ncode: make([]int, nt),
+		vid: make([][]int32, nc), values: make([]map[string]int32, nt)}
+	for t := range p.values {
+		p.values[t] = map[string]int32{}
 	}
 	classes := map[string]int{}
 	var key []byte
 	for c, row := range in.Results {
 		p.pf[c] = make([]int32, nt)
 		p.out[c] = make([]int32, nt)
+		p.vid[c] = make([]int32, nt)
 		key = key[:0]
 		for t, r := range row {
+			v := int32(-1)
+			if r.HasValue {
+				v = p.valueID(t, r.Value, true)
+			}
+			p.vid[c][t] = v
 			code := partError
-			switch r.Outcome {
-			case execute.Pass:
+			switch {
+			case p.synth(t):
+				// Told apart by value only, against a pivot (see part).
+			case r.Outcome == execute.Pass:
 				code = partPass
-			case execute.Fail:
+			case r.Outcome == execute.Fail:
 				code = partFail
 			}
 			p.pf[c][t] = code
 			p.out[c][t] = code
-			if code == partFail && r.HasValue && p.call(t) {
-				id, ok := values[t][r.Value]
-				if !ok {
-					id = partValue + int32(len(values[t]))
-					values[t][r.Value] = id
-				}
-				p.out[c][t] = id
+			if code == partFail && v >= 0 && p.call(t) {
+				p.out[c][t] = partValue + v
 			}
-			key = append(key, byte('0'+r.Outcome))
-			if r.HasValue {
-				key = strconv.AppendInt(key, int64(len(r.Value)), 10)
-				key = append(key, ':')
-				key = append(key, r.Value...)
+			switch {
+			case v >= 0 && p.synth(t):
+				key = append(key, 'v')
+			case v >= 0:
+				key = append(key, byte('0'+r.Outcome), 'v')
+			default:
+				key = append(key, byte('0'+r.Outcome))
+			}
+			if v >= 0 {
+				key = strconv.AppendInt(key, int64(v), 10)
 			}
 			key = append(key, '|')
 		}
@@ -182,12 +192,60 @@ func NewPool(in PoolInput) (*Pool, error) {
 	for c := range p.weight {
 		p.weight[c] = math.Sqrt(float64(p.Count(c)))
 	}
-	for t := range values {
-		p.ncode[t] = int(partValue) + len(values[t])
+	for t := range p.values {
+		p.ncode[t] = int(partValue) + len(p.values[t])
 		p.maxCode = max(p.maxCode, p.ncode[t])
 	}
 	p.nclass = len(classes)
 	return p, nil
+}
+
+// check checks the shape of a PoolInput with nc candidates and nt tests.
+func (in PoolInput) check(nc, nt int) error {
+	for c, row := range in.Results {
+		if len(row) != nt {
+			return fmt.Errorf("results of candidate %d have %d tests, candidate 0 has %d: the matrix must be rectangular", c, len(row), nt)
+		}
+	}
+	for name, n := range map[string]int{"counts": len(in.Counts), "first": len(in.First), "prior": len(in.Prior), "correct": len(in.Correct)} {
+		if n != 0 && n != nc {
+			return fmt.Errorf("%s has %d entries for %d candidates", name, n, nc)
+		}
+	}
+	for name, n := range map[string]int{"calls": len(in.Calls), "synthesized": len(in.Synthesized)} {
+		if n != 0 && n != nt {
+			return fmt.Errorf("%s has %d entries for %d tests", name, n, nt)
+		}
+	}
+	for c, n := range in.Counts {
+		if n < 1 {
+			return fmt.Errorf("candidate %d has multiplicity %d; want at least 1", c, n)
+		}
+	}
+	return nil
+}
+
+// valueKey is the key of a returned value's repr: its class under ==
+// where ValueClass knows it, else its text.
+func (p *Pool) valueKey(repr string) string {
+	if id, ok := p.in.ValueClass[repr]; ok {
+		return "#" + strconv.Itoa(int(id))
+	}
+	return "=" + repr
+}
+
+// valueID returns the number of a value on test t, numbering it if add.
+func (p *Pool) valueID(t int, repr string, add bool) int32 {
+	k := p.valueKey(repr)
+	id, ok := p.values[t][k]
+	if !ok {
+		if !add {
+			return -1
+		}
+		id = int32(len(p.values[t]))
+		p.values[t][k] = id
+	}
+	return id
 }
 
 // Candidates returns the number of candidates.
@@ -257,12 +315,72 @@ func (p *Pool) Passes(c, t int) bool { return p.pf[c][t] == partPass }
 // part returns candidate c's part under test t in mode: which answer the user
 // would give if c were the intended function. In PassFail mode, and for tests
 // that are not calls, it is pass, fail or error; in Output mode a failing
-// call is told apart by the value it returned.
-func (p *Pool) part(mode Mode, c, t int) int32 {
+// call is told apart by the value it returned. On a synthesized question,
+// whose shown value is pivot (a value number of t, -1 for none), a candidate
+// that returned the pivot passes, one that returned another value fails (in
+// Output mode: is told apart by that value), one that returned none errs.
+func (p *Pool) part(mode Mode, c, t int, pivot int32) int32 {
+	if p.synth(t) {
+		v := p.vid[c][t]
+		switch {
+		case v < 0:
+			return partError
+		case v == pivot:
+			return partPass
+		case mode == Output:
+			return partValue + v
+		}
+		return partFail
+	}
 	if mode == Output {
 		return p.out[c][t]
 	}
 	return p.pf[c][t]
+}
+
+// Raises reports whether candidate c's call of test t raised, timed out or
+// crashed (for a test that is not a call: the test did): if c were the
+// intended function, the user would call the input undefined.
+func (p *Pool) Raises(c, t int) bool {
+	if p.synth(t) {
+		return p.vid[c][t] < 0
+	}
+	return p.pf[c][t] == partError
+}
+
+// synth reports whether test t is a synthesized question.
+func (p *Pool) synth(t int) bool { return p.in.Synthesized != nil && p.in.Synthesized[t] }
+
+// Synthesized reports whether test t is a synthesized question.
+func (p *Pool) Synthesized(t int) bool { return p.synth(t) }
+
+// Value returns the number of the value candidate c's call returned on test
+// t among the test's distinct values (equal under ValueClass), or -1 when
+// it returned none.
+func (p *Pool) Value(c, t int) int32 { return p.vid[c][t] }
+
+// ValueOf returns the number on test t of the value whose repr is given, or
+// -1 when no candidate returned a value equal to it.
+func (p *Pool) ValueOf(t int, repr string) int32 { return p.valueID(t, repr, false) }
+
+// Pivots returns, for each synthesized question, the value its shown
+// expected value is taken from: the value returned by the best-ranked
+// candidate of r whose call returned one (-1 when none did, and for tests).
+func (p *Pool) Pivots(r Ranking) []int32 {
+	out := make([]int32, p.Tests())
+	for t := range out {
+		out[t] = -1
+		if !p.synth(t) {
+			continue
+		}
+		for _, c := range r.Order {
+			if v := p.vid[c][t]; v >= 0 {
+				out[t] = v
+				break
+			}
+		}
+	}
+	return out
 }
 
 // Weight returns the total infogain weight, Σ sqrt(multiplicity), of the

@@ -224,7 +224,7 @@ func TestIdeal(t *testing.T) {
 		Correct: []bool{false, false, true, false},
 	})
 	q := Query{Pool: p, Mode: PassFail, Alive: all(4), Unasked: all(2)}
-	if got, ok := Select(Ideal{}, q); !ok || got != 1 {
+	if got, ok := Select(Oracle{}, q); !ok || got != 1 {
 		t.Errorf("ideal selected %d, %v; want 1", got, ok)
 	}
 }

@@ -21,6 +21,24 @@ type Query struct {
 	Step int
 	// Seed seeds the random selector.
 	Seed uint64
+	// Pivot[t] is the value a synthesized question t shows as its expected
+	// value (a value number of t, see Pool.Pivots); nil or -1: none, and
+	// then nothing passes it.
+	Pivot []int32
+	// Undefined[t] is the chance that the user answers test t `undefined`
+	// (its input is outside the function's domain), as the caller
+	// estimates it from the answers so far; nil means the weight of the
+	// remaining candidates that raise, time out or crash on it (see
+	// InfoGain).
+	Undefined []float64
+}
+
+// pivot returns the pivot of test t.
+func (q Query) pivot(t int) int32 {
+	if q.Pivot == nil {
+		return -1
+	}
+	return q.Pivot[t]
 }
 
 // Selector scores candidate questions. Implementations are stateless and safe
@@ -48,7 +66,7 @@ func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
 	sc := newScratch(q.Pool)
 	for _, t := range q.Unasked {
-		s := q.Pool.split(q.Mode, q.Alive, t, sc)
+		s := q.Pool.split(q.Mode, q.Alive, t, q.pivot(t), sc)
 		if !s.Splits() {
 			continue
 		}
@@ -77,10 +95,12 @@ func Select(sel Selector, q Query) (test int, ok bool) {
 	return s[0].Test, true
 }
 
-// Selectors lists the names ParseSelector accepts.
-func Selectors() []string { return []string{"discr", "random", "infogain", "ideal"} }
+// Selectors lists the names ParseSelector accepts (and "ideal", the old
+// name of oracle).
+func Selectors() []string { return []string{"discr", "random", "infogain", "oracle"} }
 
-// ParseSelector returns the selector with the given name.
+// ParseSelector returns the selector with the given name. "ideal" is the
+// old name of oracle, which is no upper bound (see Oracle).
 func ParseSelector(name string) (Selector, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case "discr":
@@ -89,8 +109,8 @@ func ParseSelector(name string) (Selector, error) {
 		return Random{}, nil
 	case "infogain":
 		return InfoGain{}, nil
-	case "ideal":
-		return Ideal{}, nil
+	case "oracle", "ideal":
+		return Oracle{}, nil
 	}
 	return nil, fmt.Errorf("unknown test selection strategy %q (want one of %s)", name, strings.Join(Selectors(), ", "))
 }
@@ -145,12 +165,15 @@ func splitmix(x uint64) uint64 {
 // diminishing returns, as in CodeT's sqrt(samples) group score. H(X) is the
 // entropy (bits) of the classes of X, each class weighted by the sum of its
 // members' w; a ranges over the parts of the split that the answer actually
-// induces in the mode (pass, fail, each returned value, undefined); P(a) is
-// the weight of part a over the weight of S (the chance that the intended
-// function behaves like part a); S_a is what answer a keeps: the passing
-// candidates for pass, the others for fail, the part itself for a value, and
-// all of S for undefined, so the chance of an undefined answer (the weight of
-// the candidates that raise, time out or crash on the input) gains nothing.
+// induces in the mode (pass, fail, each returned value, undefined); S_a is
+// what answer a keeps: the passing candidates for pass, the others for fail,
+// the part itself for a value, and all of S for undefined, so the chance of
+// an undefined answer gains nothing.
+//
+// P(undefined) = u is Query.Undefined[t], by default the weight of the
+// remaining candidates that raise, time out or crash on the input; each
+// other part a has P(a) = (1 − u)·w(a)/w(S minus the error part), the chance
+// that the intended function behaves like part a.
 type InfoGain struct{}
 
 // Name returns "infogain".
@@ -167,30 +190,43 @@ func (InfoGain) Score(q Query, s *Split) float64 {
 		s.sc.h, s.sc.hOK = p.entropy(s.alive, s.sc), true
 	}
 	h := s.sc.h
-	after := 0.0
+	u, defined := 0.0, total
 	for i, k := range s.codes {
-		w := p.Weight(s.parts[i]) / total
 		if k == partError {
-			after += w * h
-			continue
+			defined -= p.Weight(s.parts[i])
+			u = p.Weight(s.parts[i]) / total
 		}
-		after += w * s.keptEntropy(i)
+	}
+	if q.Undefined != nil {
+		u = q.Undefined[s.test]
+	}
+	if defined <= 0 || u >= 1 {
+		return 0
+	}
+	after := u * h
+	for i, k := range s.codes {
+		if k != partError {
+			after += (1 - u) * p.Weight(s.parts[i]) / defined * s.keptEntropy(i)
+		}
 	}
 	return math.Max(0, h-after)
 }
 
-// Ideal cheats: it knows which candidates pass the hidden tests and asks the
+// Oracle cheats: it knows which candidates pass the hidden tests and asks the
 // test whose most favourable answer keeps the most correct mass and, among
-// those, removes the most incorrect mass. It is an upper reference for
-// evaluation only; it needs PoolInput.Correct.
-type Ideal struct{}
+// those, removes the most incorrect mass. It is a reference for evaluation
+// only (it needs PoolInput.Correct) and greedy: it does not know which answer
+// the user will give, nor look further than one question, so it is no upper
+// bound — another selector can beat it at some m. It used to be called
+// "ideal", which ParseSelector still accepts.
+type Oracle struct{}
 
-// Name returns "ideal".
-func (Ideal) Name() string { return "ideal" }
+// Name returns "oracle".
+func (Oracle) Name() string { return "oracle" }
 
 // Score returns kept correct mass × (|S| mass + 1) + removed incorrect mass,
 // for the answer part that maximises it.
-func (Ideal) Score(q Query, s *Split) float64 {
+func (Oracle) Score(q Query, s *Split) float64 {
 	p := q.Pool
 	var good, bad int
 	tally := func(c int) {

@@ -42,17 +42,25 @@ func newScratch(p *Pool) *scratch {
 	return &scratch{count: make([]int, p.maxCode), mass: make([]float64, p.nclass)}
 }
 
-// NewSplit computes the split of the alive candidates by test t in mode.
+// NewSplit computes the split of the alive candidates by test t in mode. A
+// synthesized question is split with no pivot (nothing passes); Query.Split
+// uses the query's pivots.
 func (p *Pool) NewSplit(mode Mode, alive []int, t int) *Split {
-	return p.split(mode, alive, t, newScratch(p))
+	return p.split(mode, alive, t, -1, newScratch(p))
+}
+
+// Split computes the split of q's remaining candidates by test t, a
+// synthesized question split by its pivot in q.
+func (q Query) Split(t int) *Split {
+	return q.Pool.split(q.Mode, q.Alive, t, q.pivot(t), newScratch(q.Pool))
 }
 
 // split computes a split in the scratch space sc, overwriting the last one.
-func (p *Pool) split(mode Mode, alive []int, t int, sc *scratch) *Split {
+func (p *Pool) split(mode Mode, alive []int, t int, pivot int32, sc *scratch) *Split {
 	n := p.ncode[t]
 	count := sc.count[:n]
 	for _, c := range alive {
-		count[p.part(mode, c, t)]++
+		count[p.part(mode, c, t, pivot)]++
 	}
 	sc.codes = sc.codes[:0]
 	off := 0
@@ -69,7 +77,7 @@ func (p *Pool) split(mode Mode, alive []int, t int, sc *scratch) *Split {
 	}
 	members := sc.members[:len(alive)]
 	for _, c := range alive {
-		k := p.part(mode, c, t)
+		k := p.part(mode, c, t, pivot)
 		members[count[k]] = c
 		count[k]++
 	}
