@@ -48,15 +48,24 @@ func (s *Session) Suggestions() []Suggestion {
 func (s *Session) Approved() []execute.Test {
 	var out []execute.Test
 	for _, st := range s.history {
-		t := s.spec.Tests[st.Test].Test
 		switch st.Answer.Verdict {
 		case Pass:
-			out = append(out, t)
+			out = append(out, s.Shown(st))
 		case Output:
-			out = append(out, EqualTest(t, st.Answer.Value))
+			out = append(out, EqualTest(s.spec.Tests[st.Test].Test, st.Answer.Value))
 		}
 	}
 	return out
+}
+
+// Shown returns the test as an answered question showed it: the test
+// itself, or for a synthesized question `assert CALL == SHOWN VALUE`.
+func (s *Session) Shown(st Step) execute.Test {
+	t := s.spec.Tests[st.Test].Test
+	if s.pool.Synthesized(st.Test) {
+		return EqualTest(t, st.Expected)
+	}
+	return t
 }
 
 // Rejected returns the tests answered fail or corrected with `output`, in
@@ -74,7 +83,7 @@ func (s *Session) answered(keep func(Verdict) bool) []execute.Test {
 	var out []execute.Test
 	for _, st := range s.history {
 		if keep(st.Answer.Verdict) {
-			out = append(out, s.spec.Tests[st.Test].Test)
+			out = append(out, s.Shown(st))
 		}
 	}
 	return out

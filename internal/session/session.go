@@ -59,11 +59,22 @@ type Spec struct {
 	// orders candidates before any answer and breaks ranking ties.
 	Prior []float64 `json:"prior,omitempty"`
 	// Correct, for evaluation only, tells which candidates pass the hidden
-	// tests (the ideal selector and ProtectCorrect read it).
+	// tests (the oracle selector and ProtectCorrect read it).
 	Correct []bool `json:"correct,omitempty"`
 	// ProtectCorrect never prunes a candidate that passes the hidden tests
 	// (the official implementation's flattering rule; evaluation only).
 	ProtectCorrect bool `json:"protect_correct,omitempty"`
+	// Synthesized[t] reports whether Tests[t] is a synthesized question: a
+	// call (Input, after Setup) that nobody wrote an expected value for
+	// (package inputs); Results hold what each candidate's call returned.
+	// nil means none is. See AddSynthesized.
+	Synthesized []bool `json:"synthesized,omitempty"`
+	// ValueClass numbers returned values by Python's == (inputs.Classes),
+	// so that values such as 1 and 1.0 are one answer; nil compares reprs.
+	ValueClass map[string]int32 `json:"value_class,omitempty"`
+	// Questions says what may be asked: generated tests, synthesized
+	// questions, or both (the zero value).
+	Questions Questions `json:"questions,omitempty"`
 }
 
 // Question is a test put to the user.
@@ -80,7 +91,19 @@ type Question struct {
 	Expected string `json:"expected,omitempty"`
 	// Score is the selection strategy's score of the test.
 	Score float64 `json:"score"`
+	// Synthesized marks a synthesized question: "what should Input
+	// return?". Expected is then the value the best-ranked remaining
+	// candidate returns, shown for a yes/no answer, and Code is
+	// `assert INPUT == EXPECTED`.
+	Synthesized bool `json:"synthesized,omitempty"`
+	// Choices are, for a synthesized question, the distinct values the
+	// remaining candidates return (equal values once), best-ranked first,
+	// at most MaxChoices.
+	Choices []string `json:"choices,omitempty"`
 }
+
+// MaxChoices bounds Question.Choices.
+const MaxChoices = 12
 
 // Step is one answered question.
 type Step struct {
@@ -92,6 +115,8 @@ type Step struct {
 	Before []int `json:"before"`
 	// Score is the selection score the question had.
 	Score float64 `json:"score"`
+	// Expected is, for a synthesized question, the value it showed.
+	Expected string `json:"expected,omitempty"`
 }
 
 // Stop says why a session asks nothing more.
@@ -106,9 +131,12 @@ const (
 	OneClass
 	// NoSplit: no unasked test splits the remaining candidates.
 	NoSplit
+	// NoTests: there is nothing to ask about at all (no test, no
+	// synthesized question).
+	NoTests
 )
 
-var stopNames = [...]string{"running", "max-questions", "one-class", "no-split"}
+var stopNames = [...]string{"running", "max-questions", "one-class", "no-split", "no-tests"}
 
 // String names the stop reason.
 func (s Stop) String() string {
@@ -160,21 +188,17 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 	if spec.ProtectCorrect && spec.Correct == nil {
 		return nil, fmt.Errorf("new session: protect-correct needs the hidden verdicts (Spec.Correct)")
 	}
-	in := rank.PoolInput{
-		Results: spec.Results,
-		Counts:  make([]int, len(spec.Candidates)),
-		First:   make([]int, len(spec.Candidates)),
-		Prior:   spec.Prior,
-		Calls:   make([]bool, len(spec.Tests)),
-		Correct: spec.Correct,
+	if spec.Synthesized != nil {
+		if len(spec.Synthesized) != len(spec.Tests) {
+			return nil, fmt.Errorf("new session: %d synthesized flags for %d tests", len(spec.Synthesized), len(spec.Tests))
+		}
+		for j, syn := range spec.Synthesized {
+			if syn && spec.Tests[j].Input == "" {
+				return nil, fmt.Errorf("new session: synthesized question %d has no call", j)
+			}
+		}
 	}
-	for i, c := range spec.Candidates {
-		in.Counts[i], in.First[i] = max(c.Count, 1), c.First
-	}
-	for j, t := range spec.Tests {
-		in.Calls[j] = t.Input != ""
-	}
-	pool, err := rank.NewPool(in)
+	pool, err := rank.NewPool(spec.PoolInput())
 	if err != nil {
 		return nil, fmt.Errorf("new session: %w", err)
 	}
@@ -188,6 +212,27 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 		s.unasked[j] = j
 	}
 	return s, nil
+}
+
+// PoolInput returns what the session's rank.Pool is built from.
+func (spec *Spec) PoolInput() rank.PoolInput {
+	in := rank.PoolInput{
+		Results:     spec.Results,
+		Counts:      make([]int, len(spec.Candidates)),
+		First:       make([]int, len(spec.Candidates)),
+		Prior:       spec.Prior,
+		Calls:       make([]bool, len(spec.Tests)),
+		Correct:     spec.Correct,
+		Synthesized: spec.Synthesized,
+		ValueClass:  spec.ValueClass,
+	}
+	for i, c := range spec.Candidates {
+		in.Counts[i], in.First[i] = max(c.Count, 1), c.First
+	}
+	for j, t := range spec.Tests {
+		in.Calls[j] = t.Input != ""
+	}
+	return in
 }
 
 // Spec returns what the session was built from. The caller must not modify it.
@@ -209,8 +254,101 @@ func (s *Session) History() []Step { return s.history }
 // Asked returns the number of answered questions.
 func (s *Session) Asked() int { return len(s.history) }
 
+// query is the state the selector chooses in: only the tests that may be
+// asked are offered, synthesized questions get their pivots, and after the
+// first answer the chance of an undefined answer is estimated from the
+// answers so far (see undefinedChances).
 func (s *Session) query() rank.Query {
-	return rank.Query{Pool: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.unasked, Step: len(s.history), Seed: s.spec.Seed}
+	q := rank.Query{Pool: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.askable(s.unasked), Step: len(s.history), Seed: s.spec.Seed}
+	q.Undefined = s.undefinedChances(q.Unasked)
+	if s.spec.Synthesized != nil {
+		q.Pivot = s.pool.Pivots(s.Ranking())
+	}
+	return q
+}
+
+// undefinedChances estimates, for each test of ts, the chance that the user
+// answers it `undefined` (its input is outside the function's domain): nil
+// before any answer, when the selector takes the weight of the remaining
+// candidates that raise, time out or crash on it; after answers, that weight
+// among the domain candidates only (see domain). An undefined answer does
+// not prune — a candidate may return anything outside the domain — but it
+// shows which candidates model the domain as the user does.
+func (s *Session) undefinedChances(ts []int) []float64 {
+	if len(s.history) == 0 {
+		return nil
+	}
+	dom := s.domain()
+	all := s.pool.Weight(dom)
+	if all == 0 {
+		return nil
+	}
+	out := make([]float64, len(s.spec.Tests))
+	for _, t := range ts {
+		raise := 0.0
+		for _, c := range dom {
+			if s.pool.Raises(c, t) {
+				raise += s.pool.Weight([]int{c})
+			}
+		}
+		out[t] = raise / all
+	}
+	return out
+}
+
+// askable returns the tests of set that may be asked: those that
+// Spec.Questions allows and whose call no answer has settled (an answer
+// pass, output or undefined about a call tells what it returns or that it
+// is undefined, so no other question about the same call is asked; after
+// fail, a question that shows another value still may be).
+func (s *Session) askable(set []int) []int {
+	settled := map[string]bool{}
+	for _, st := range s.history {
+		if t := s.spec.Tests[st.Test]; t.Input != "" && st.Answer.Verdict != Fail {
+			settled[t.Setup+"\x00"+t.Input] = true
+		}
+	}
+	if s.spec.Questions == Both && len(settled) == 0 {
+		return set
+	}
+	out := make([]int, 0, len(set))
+	for _, t := range set {
+		test := s.spec.Tests[t]
+		if s.spec.Questions != Both && s.pool.Synthesized(t) != (s.spec.Questions == InputsOnly) {
+			continue
+		}
+		if test.Input != "" && settled[test.Setup+"\x00"+test.Input] {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// domain returns the remaining candidates that agree most often with the
+// answers so far on which inputs are undefined: a candidate agrees with an
+// undefined answer if it raised, timed out or crashed on the question, and
+// with any other answer if it did not. nil before any answer.
+func (s *Session) domain() []int {
+	if len(s.history) == 0 {
+		return nil
+	}
+	best, out := -1, []int{}
+	for _, c := range s.alive {
+		n := 0
+		for _, st := range s.history {
+			if s.pool.Raises(c, st.Test) == (st.Answer.Verdict == Undefined) {
+				n++
+			}
+		}
+		switch {
+		case n > best:
+			best, out = n, append(out[:0], c)
+		case n == best:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Status says whether there is a question to ask and, if not, why. A pending
@@ -233,6 +371,8 @@ func (s *Session) stopped() Stop {
 	switch {
 	case s.spec.MaxQuestions > 0 && len(s.history) >= s.spec.MaxQuestions:
 		return MaxQuestions
+	case len(s.history) == 0 && len(s.askable(s.unasked)) == 0:
+		return NoTests
 	case s.pool.NumClasses(s.alive) <= 1:
 		return OneClass
 	}
@@ -252,16 +392,38 @@ func (s *Session) Next() (q Question, ok bool) {
 	if len(scores) == 0 {
 		return Question{}, false
 	}
-	t := s.spec.Tests[scores[0].Test]
-	s.pending = &Question{
-		Number:   len(s.history) + 1,
-		Test:     scores[0].Test,
-		Code:     t.String(),
-		Input:    t.Input,
-		Expected: t.Expected,
-		Score:    scores[0].Score,
+	q = s.question(scores[0].Test, scores[0].Score, "")
+	s.pending = &q
+	return q, true
+}
+
+// question builds the question about test t. A synthesized question shows
+// expected, or when that is empty the value of the best-ranked remaining
+// candidate whose call returned one.
+func (s *Session) question(t int, score float64, expected string) Question {
+	test := s.spec.Tests[t]
+	q := Question{Number: len(s.history) + 1, Test: t, Code: test.String(), Input: test.Input, Expected: test.Expected, Score: score}
+	if !s.pool.Synthesized(t) {
+		return q
 	}
-	return *s.pending, true
+	q.Synthesized = true
+	seen := map[int32]bool{}
+	for _, c := range s.Ranking().Order {
+		v := s.pool.Value(c, t)
+		if v < 0 || seen[v] {
+			continue
+		}
+		seen[v] = true
+		if len(q.Choices) < MaxChoices {
+			q.Choices = append(q.Choices, s.spec.Results[c][t].Value)
+		}
+		if len(seen) == 1 && expected == "" {
+			expected = s.spec.Results[c][t].Value
+		}
+	}
+	q.Expected = expected
+	q.Code = EqualTest(test.Test, expected).String()
+	return q
 }
 
 // Answer records the answer to the pending question (test must be its test)
@@ -285,7 +447,11 @@ func (s *Session) Answer(ctx context.Context, test int, a Answer) error {
 		}
 		slices.Sort(kept)
 	}
-	s.history = append(s.history, Step{Test: test, Answer: a, Before: s.alive, Score: s.pending.Score})
+	st := Step{Test: test, Answer: a, Before: s.alive, Score: s.pending.Score}
+	if s.pending.Synthesized {
+		st.Expected = s.pending.Expected
+	}
+	s.history = append(s.history, st)
 	s.alive = kept
 	i, _ := slices.BinarySearch(s.unasked, test)
 	s.unasked = slices.Delete(slices.Clone(s.unasked), i, i+1)
@@ -298,8 +464,14 @@ func (s *Session) prune(ctx context.Context, test int, a Answer) ([]int, error) 
 	kept := []int{}
 	switch a.Verdict {
 	case Pass, Fail:
+		passes := func(c int) bool { return s.pool.Passes(c, test) }
+		if s.pool.Synthesized(test) {
+			// The shown value came from a candidate, so it has a number.
+			pivot := s.pool.ValueOf(test, s.pending.Expected)
+			passes = func(c int) bool { return pivot >= 0 && s.pool.Value(c, test) == pivot }
+		}
 		for _, c := range s.alive {
-			if s.pool.Passes(c, test) == (a.Verdict == Pass) {
+			if passes(c) == (a.Verdict == Pass) {
 				kept = append(kept, c)
 			}
 		}
@@ -350,10 +522,7 @@ func (s *Session) Undo() error {
 	s.unasked = slices.Clone(s.unasked)
 	i, _ := slices.BinarySearch(s.unasked, last.Test)
 	s.unasked = slices.Insert(s.unasked, i, last.Test)
-	t := s.spec.Tests[last.Test]
-	s.pending = &Question{
-		Number: len(s.history) + 1, Test: last.Test, Code: t.String(),
-		Input: t.Input, Expected: t.Expected, Score: last.Score,
-	}
+	q := s.question(last.Test, last.Score, last.Expected)
+	s.pending = &q
 	return nil
 }
