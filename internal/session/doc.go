@@ -27,15 +27,40 @@
 // hidden tests is never pruned: the official implementation's flattering rule,
 // off by default.
 //
+// # Synthesized questions
+//
+// Spec.Tests may end with synthesized questions (AddSynthesized,
+// Spec.Synthesized): a call with no expected value, an input on which the
+// candidates may disagree (package inputs). Asked, it shows the value the
+// best-ranked remaining candidate returns (Question.Expected, with the
+// other candidates' values in Question.Choices): "f(x) == y ?". pass keeps
+// the candidates whose call returned a value == y, fail drops them, output
+// v keeps those whose value == v (the Comparer), undefined keeps all.
+// Approved lists `assert f(x) == y` (or `== v`). Spec.Questions restricts
+// what is asked to generated tests or synthesized questions; both is the
+// default.
+//
+// Choosing: the selector scores every askable question (package rank). A
+// question about a call that an answer pass, output or undefined has
+// settled (its value, or its being undefined, is known) is not asked again,
+// whatever its form; after fail, one that shows another value may be. After
+// the first answer, the chance that a question is answered undefined is the
+// weight of the candidates that raise, time out or crash on it among the
+// candidates that best predicted which of the answers so far were undefined
+// (rank.Query.Undefined): an undefined answer prunes nothing, but it shows
+// which candidates model the function's domain as the user does.
+//
 // Undo takes back the last answer and restores the previous state exactly
 // (remaining candidates, unasked tests, pending question).
 //
 // # Stopping
 //
 // The session stops (Next returns ok false; Status says why) when
-// MaxQuestions answers were given, when at most one behaviour class of
-// candidates remains (identical outcome and value on every test), or when no
-// unasked test splits the remaining candidates (see package rank).
+// MaxQuestions answers were given, when there is nothing to ask about at all
+// (no test and no synthesized question: NoTests), when at most one behaviour
+// class of candidates remains (identical outcome and value on every test and
+// synthesized question), or when no askable test splits the remaining
+// candidates (see package rank).
 //
 // # Results
 //
