@@ -40,13 +40,24 @@
 // answering (package oracle), and scores the remaining candidates with every
 // code ranker at every m: the selectors do not depend on the code ranker, so
 // rankers share a session. The random selector's seed is derived from the run
-// seed and the task id.
+// seed and the task id. Config.Ask says what the sessions may ask about:
+// generated tests only (the paper: synthesized questions are left out
+// altogether), synthesized questions only, or both. Each run records why it
+// stopped (no-tests: nothing to ask at all) and Lost, the answer that pruned
+// the last remaining candidate that passes the hidden tests — the reference
+// behaving, on an input outside the hidden tests' domain, unlike every
+// correct candidate; the summary counts such sessions.
 //
 // # Execution
 //
 // Prepare runs the reference solution, then every candidate on every
-// generated test, the Output-mode comparisons and the hidden tests, through
-// the execution engine and its cache. Time limits scale with the reference
+// generated test, the Output-mode comparisons, the calls of the problem's
+// input pool (package inputs, at most MaxInputs: the call matrix) and the
+// hidden tests, through the execution engine and its cache. Every distinct
+// call of the generated tests and every input of the pool becomes a
+// synthesized question (package session); returned values are numbered by
+// Python's == in the sandbox (inputs.Classes), so the simulated user, the
+// comparisons and the selectors compare values as Python does. Time limits scale with the reference
 // solution's time (Limits); a short first pass with confirmation keeps
 // candidates that loop from costing the full limit on every test, and tests
 // sharing a call are not rerun where the call timed out.

@@ -51,35 +51,46 @@ func (s Summary) figure(rk string, protect bool) *plot.Plot {
 		p.Add(line)
 		p.Legend.Add("baseline pass@1", line)
 	}
+	asks := s.Config.asks()
 	for si, sel := range s.Config.Selectors {
 		for mi, mode := range s.Config.Modes {
-			row := s.find(mode, sel, rk, protect)
-			vals := row.PassAt[1]
-			if len(vals) == 0 {
-				continue
+			for ai, ask := range asks {
+				s.addLine(p, s.find(rowKey{mode, sel, rk, protect, ask}), si*len(asks)+ai, mi, len(asks) > 1)
 			}
-			xy := make(plotter.XYs, len(vals))
-			for m, v := range vals {
-				xy[m] = plotter.XY{X: float64(m), Y: 100 * v}
-			}
-			line, points, err := plotter.NewLinePoints(xy)
-			if err != nil {
-				continue
-			}
-			line.Color = plotutil.Color(si)
-			points.Color = plotutil.Color(si)
-			line.Dashes = plotutil.Dashes(mi)
-			points.Shape = plotutil.Shape(mi)
-			points.Radius = vg.Points(2.5)
-			line.Width = vg.Points(1.5)
-			p.Add(line, points)
-			p.Legend.Add(fmt.Sprintf("%s %s", modeLabel(mode), sel), line, points)
 		}
 	}
 	p.X.Tick.Marker = plot.ConstantTicks(ticks(ms))
 	p.Y.Min = 0
 	p.Y.Max = 100
 	return p
+}
+
+// addLine draws one row's pass@1@m in colour ci and dash pattern di.
+func (s Summary) addLine(p *plot.Plot, row Row, ci, di int, showAsk bool) {
+	vals := row.PassAt[1]
+	if len(vals) == 0 {
+		return
+	}
+	xy := make(plotter.XYs, len(vals))
+	for m, v := range vals {
+		xy[m] = plotter.XY{X: float64(m), Y: 100 * v}
+	}
+	line, points, err := plotter.NewLinePoints(xy)
+	if err != nil {
+		return
+	}
+	line.Color = plotutil.Color(ci)
+	points.Color = plotutil.Color(ci)
+	line.Dashes = plotutil.Dashes(di)
+	points.Shape = plotutil.Shape(di)
+	points.Radius = vg.Points(2.5)
+	line.Width = vg.Points(1.5)
+	p.Add(line, points)
+	label := fmt.Sprintf("%s %s", modeLabel(row.Mode), row.Select)
+	if showAsk {
+		label += " (" + row.Ask.String() + ")"
+	}
+	p.Legend.Add(label, line, points)
 }
 
 // fileSafe makes a ranker spec usable in a file name.

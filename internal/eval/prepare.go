@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/inputs"
 	"github.com/ticoder/ticoder/internal/oracle"
 	"github.com/ticoder/ticoder/internal/session"
 )
@@ -44,16 +46,28 @@ type Generated struct {
 //  3. for the tests the reference fails with a value V, `assert CALL == V` on
 //     every candidate and on the reference (Output-mode answers, compared
 //     with Python's ==), in the same matrix as step 2 and sharing its calls:
-//     where a candidate's call timed out, so does the comparison.
+//     where a candidate's call timed out, so does the comparison;
+//  4. the problem's input pool (package inputs, at most MaxInputs calls) on
+//     the reference and every candidate, in the same runs as steps 1 and 2
+//     and with the same time limits as a generated test (the call matrix),
+//     and the synthesized questions built from it (see synthesize).
 func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Generated, lim Limits) (Problem, error) {
 	lim = lim.WithDefaults()
 	nt := len(g.Tests)
-	all := make([]execute.Test, nt+1)
+	tests := make([]execute.Test, nt)
 	for j, t := range g.Tests {
-		all[j] = t.Test
+		tests[j] = t.Test
 	}
-	all[nt] = execute.Test{Code: p.Test, Trusted: true} // the hidden tests
-	tests := all[:nt]
+	ins, err := inputs.Generate(ctx, runner, inputs.Request{Entry: p.EntryPoint, Prompt: p.Prompt, Signature: p.Signature, Tests: tests, MaxInputs: MaxInputs})
+	if err != nil {
+		return Problem{}, fmt.Errorf("inputs of %s: %w", p.ID, err)
+	}
+	// Columns: the tests, the inputs (the call matrix), the hidden tests.
+	for _, in := range ins {
+		tests = append(tests, in.Test())
+	}
+	nt += len(ins)
+	all := append(slices.Clone(tests), execute.Test{Code: p.Test, Trusted: true})
 	refLimits := make([]time.Duration, len(all))
 	for j := range refLimits {
 		refLimits[j] = lim.Reference
@@ -75,7 +89,8 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	// The candidates run the tests, the `assert CALL == V` comparisons of
 	// the Output mode (sharing their calls with the tests) and the hidden
 	// tests, in one matrix.
-	eq, from := oracle.EqualTests(tests, ref[:nt])
+	ng := len(g.Tests)
+	eq, from := oracle.EqualTests(tests[:ng], ref[:ng])
 	all = append(append(append([]execute.Test{}, tests...), eq...), all[nt])
 	timeouts := make([]time.Duration, len(all))
 	for j := range tests {
@@ -90,7 +105,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		programs[i] = c.Program
 	}
 	out := Problem{
-		ID: p.ID, Samples: g.Samples, Candidates: g.Candidates, Tests: g.Tests,
+		ID: p.ID, Samples: g.Samples, Candidates: g.Candidates, Tests: g.Tests, Generated: len(g.Tests),
 		Task:    session.Task{ID: p.ID, Prompt: p.Prompt, Description: p.Description, Signature: p.Signature, EntryPoint: p.EntryPoint},
 		Results: make([][]execute.Result, len(programs)), Correct: make([]bool, len(programs)),
 	}
@@ -119,9 +134,12 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
 	}
 	eqPrograms := append(append([]string{}, programs...), p.Reference)
-	tab, usable := oracle.NewTable(eqPrograms, eq, eqResults, len(programs), tests, ref[:nt])
+	tab, usable := oracle.NewTable(eqPrograms, eq, eqResults, len(programs), tests[:ng], ref[:ng])
 	out.Comparer = tab
-	out.User = &oracle.User{Key: p.ID, Tests: tests, Reference: ref[:nt], Usable: usable}
+	out.User = &oracle.User{Key: p.ID, Tests: tests[:ng], Reference: ref[:ng], Usable: usable}
+	if err := out.synthesize(ctx, runner, ins, ref[:nt], tab); err != nil {
+		return Problem{}, fmt.Errorf("synthesized questions of %s: %w", p.ID, err)
+	}
 	return out, nil
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/inputs"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/session"
@@ -71,7 +72,7 @@ func TestPrepareHumanEval0(t *testing.T) {
 	}
 	got := make([][]cell, len(prob.Results))
 	for i, row := range prob.Results {
-		for _, r := range row {
+		for _, r := range row[:prob.Generated] {
 			got[i] = append(got[i], cell{r.Outcome, r.Value})
 		}
 	}
@@ -93,10 +94,11 @@ func TestPrepareHumanEval0(t *testing.T) {
 		{Verdict: session.Output, Value: "True"}, {Verdict: session.Undefined},
 	}
 	for j, w := range answers {
-		if diff := cmp.Diff(w, prob.User.Answer(rank.Output, j)); diff != "" {
+		if diff := cmp.Diff(w, prob.User.Answer(rank.Output, session.Question{Test: j})); diff != "" {
 			t.Errorf("answer to test %d (-want +got):\n%s", j, diff)
 		}
 	}
+	checkSynthesized(t, pool, p.Reference, prob)
 	// `output True` keeps the candidates whose call == True: 0, 1 and 3.
 	programs := []string{g.Candidates[0].Program, g.Candidates[1].Program, g.Candidates[2].Program, g.Candidates[3].Program, g.Candidates[4].Program}
 	eq, err := prob.Comparer.Equal(ctx, programs, g.Tests[2].Test, "True")
@@ -127,5 +129,68 @@ func TestPrepareHumanEval0(t *testing.T) {
 	}
 	if len(empty.Results) != 0 || empty.RawCorrect != -1 || empty.User == nil {
 		t.Errorf("empty problem: %d rows, raw %d", len(empty.Results), empty.RawCorrect)
+	}
+}
+
+// checkSynthesized checks the synthesized questions of HumanEval/0: one per
+// distinct call of the tests, then the input pool; the simulated user's
+// reference results on each are the reference's own (a regression: they
+// were once overwritten by the next columns'), and values are compared
+// with Python's ==.
+func checkSynthesized(t *testing.T, pool execute.Runner, reference string, prob Problem) {
+	t.Helper()
+	ng := prob.Generated
+	if ng != 4 || prob.Inputs == 0 || len(prob.Tests) != ng+3+prob.Inputs || len(prob.Synthesized) != len(prob.Tests) {
+		t.Fatalf("%d generated, %d inputs, %d tests, %d flags", ng, prob.Inputs, len(prob.Tests), len(prob.Synthesized))
+	}
+	var calls []string
+	for k := ng; k < len(prob.Tests); k++ {
+		if !prob.Synthesized[k] || prob.Synthesized[k%ng] {
+			t.Fatalf("flags %v", prob.Synthesized)
+		}
+		calls = append(calls, prob.Tests[k].Input)
+	}
+	if d := cmp.Diff([]string{"has_close_elements([1.0, 2.0], 0.5)", "has_close_elements([1.0, 1.2], 0.5)", "has_close_elements(None, 1)"}, calls[:3]); d != "" {
+		t.Errorf("questions on the tests' calls (-want +got):\n%s", d)
+	}
+	var tests []execute.Test
+	for _, c := range calls {
+		tests = append(tests, inputs.Input{Call: c}.Test())
+	}
+	m, err := pool.Run(context.Background(), execute.Job{Programs: []string{reference}, Tests: tests, Timeout: time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range m.Results[0] {
+		u := prob.User.Reference[ng+k]
+		if u.HasValue != r.HasValue || u.Value != r.Value {
+			t.Errorf("reference on %s: user has %+v, the reference gives %+v", calls[k], u, r)
+		}
+	}
+	// The loop-free candidate 4 returns False on the second question; the
+	// reference True: the user answers output True, which keeps the
+	// candidates whose value == True (1 == True for candidate 3).
+	q := session.Question{Test: ng + 1, Synthesized: true, Expected: "False"}
+	if d := cmp.Diff(session.Answer{Verdict: session.Output, Value: "True"}, prob.User.Answer(rank.Output, q)); d != "" {
+		t.Errorf("answer (-want +got):\n%s", d)
+	}
+	q.Expected = "1"
+	if d := cmp.Diff(session.Answer{Verdict: session.Pass}, prob.User.Answer(rank.PassFail, q)); d != "" {
+		t.Errorf("answer to a shown 1 (-want +got):\n%s", d)
+	}
+	q = session.Question{Test: ng + 2, Synthesized: true, Expected: "False"}
+	if d := cmp.Diff(session.Answer{Verdict: session.Undefined}, prob.User.Answer(rank.Output, q)); d != "" {
+		t.Errorf("answer where the reference raises (-want +got):\n%s", d)
+	}
+	var programs []string
+	for _, c := range prob.Candidates {
+		programs = append(programs, c.Program)
+	}
+	eq, err := prob.Comparer.Equal(context.Background(), programs, prob.Tests[ng+1].Test, "True")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff([]bool{true, true, false, true, false}, eq); d != "" {
+		t.Errorf("output comparison (-want +got):\n%s", d)
 	}
 }

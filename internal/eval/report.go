@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/session"
 )
 
 // Summary averages per-problem results over problems.
@@ -40,33 +41,49 @@ type Row struct {
 	Select  string    `json:"select"`
 	Rank    string    `json:"rank"`
 	Protect bool      `json:"protect_correct"`
+	// Ask says what the sessions could ask about.
+	Ask session.Questions `json:"ask"`
 	// PassAt maps k to the mean pass@k@m for m = 0…MaxQuestions.
 	PassAt map[int][]float64 `json:"pass_at"`
 	// Questions is the mean number of questions asked.
 	Questions float64 `json:"questions"`
+	// Stops counts the sessions by why they stopped (a session.Stop name;
+	// "" for those that could still ask).
+	Stops map[string]int `json:"stops"`
+	// NoQuestion counts the sessions that asked nothing at all.
+	NoQuestion int `json:"no_question"`
+	// Lost counts the sessions in which an answer pruned the last remaining
+	// candidate that passes the hidden tests (see Run.Lost).
+	Lost int `json:"lost"`
+	// Synthesized counts the synthesized questions asked, over all sessions.
+	Synthesized int `json:"synthesized"`
 }
 
 type rowKey struct {
 	mode      rank.Mode
 	sel, rank string
 	protect   bool
+	ask       session.Questions
 }
 
 // Summarize averages results. Every problem counts at every m (runs carry
 // their last state forward).
 func Summarize(results []Result, cfg Config) Summary {
+	cfg = cfg.canonical()
 	sum := Summary{Problems: len(results), Config: cfg, Baseline: map[int]float64{}, Extracted: map[int]float64{}}
 	acc := map[rowKey]*Row{}
 	var order []rowKey
 	for _, rk := range cfg.Rankers {
 		for _, protect := range cfg.Protect {
-			for _, sel := range cfg.Selectors {
-				for _, mode := range cfg.Modes {
-					k := rowKey{mode, sel, rk, protect}
-					order = append(order, k)
-					acc[k] = &Row{Mode: mode, Select: sel, Rank: rk, Protect: protect, PassAt: map[int][]float64{}}
-					for _, kk := range cfg.Ks {
-						acc[k].PassAt[kk] = make([]float64, cfg.MaxQuestions+1)
+			for _, ask := range cfg.asks() {
+				for _, sel := range cfg.Selectors {
+					for _, mode := range cfg.Modes {
+						k := rowKey{mode, sel, rk, protect, ask}
+						order = append(order, k)
+						acc[k] = &Row{Mode: mode, Select: sel, Rank: rk, Protect: protect, Ask: ask, PassAt: map[int][]float64{}, Stops: map[string]int{}}
+						for _, kk := range cfg.Ks {
+							acc[k].PassAt[kk] = make([]float64, cfg.MaxQuestions+1)
+						}
 					}
 				}
 			}
@@ -84,7 +101,7 @@ func Summarize(results []Result, cfg Config) Summary {
 			sum.Raw++
 		}
 		for _, run := range r.Runs {
-			row := acc[rowKey{run.Mode, run.Select, run.Rank, run.Protect}]
+			row := acc[rowKey{run.Mode, run.Select, run.Rank, run.Protect, run.Ask}]
 			if row == nil {
 				continue
 			}
@@ -94,6 +111,18 @@ func Summarize(results []Result, cfg Config) Summary {
 				}
 			}
 			row.Questions += float64(len(run.Asked)) / n
+			row.Stops[run.Stop]++
+			if len(run.Asked) == 0 {
+				row.NoQuestion++
+			}
+			if run.Lost > 0 {
+				row.Lost++
+			}
+			for _, a := range run.Asked {
+				if a.Shown != "" {
+					row.Synthesized++
+				}
+			}
 		}
 	}
 	for _, k := range order {
@@ -139,8 +168,29 @@ func (s Summary) Markdown(w io.Writer) error {
 			}
 		}
 	}
+	s.sessions(&b)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// sessions writes what the sessions did, per strategy (the same for every
+// code ranker: selection does not depend on it).
+func (s Summary) sessions(b *strings.Builder) {
+	if len(s.Config.Rankers) == 0 {
+		return
+	}
+	b.WriteString("\n## Sessions\n\n")
+	b.WriteString("Per strategy (any code ranker): mean questions asked; synthesized questions among them (all sessions); sessions that asked nothing; sessions by why they stopped; sessions in which an answer pruned the last remaining candidate that passes the hidden tests.\n\n")
+	b.WriteString("| questions | select | mode | protect | mean asked | synthesized | asked nothing | max-questions | one-class | no-split | no-tests | lost all correct |\n")
+	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range s.Rows {
+		if r.Rank != s.Config.Rankers[0] {
+			continue
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f | %d | %d | %d | %d | %d | %d | %d |\n", r.Ask, r.Select, modeLabel(r.Mode), protectName(r.Protect),
+			r.Questions, r.Synthesized, r.NoQuestion, r.Stops[session.MaxQuestions.String()], r.Stops[session.OneClass.String()],
+			r.Stops[session.NoSplit.String()], r.Stops[session.NoTests.String()], r.Lost)
+	}
 }
 
 func (s Summary) table(b *strings.Builder, k int, rk string, protect bool) {
@@ -157,18 +207,25 @@ func (s Summary) table(b *strings.Builder, k int, rk string, protect bool) {
 	b.WriteString("\n|---|")
 	b.WriteString(strings.Repeat("---:|", len(bks)+len(s.Config.Modes)*(s.Config.MaxQuestions+1)))
 	b.WriteString("\n")
-	for _, sel := range s.Config.Selectors {
-		fmt.Fprintf(b, "| %s |", sel)
-		for _, bk := range bks {
-			fmt.Fprintf(b, " %s |", pct(s.Baseline[bk]))
-		}
-		for _, mode := range s.Config.Modes {
-			row := s.find(mode, sel, rk, protect)
-			for m := 0; m <= s.Config.MaxQuestions; m++ {
-				fmt.Fprintf(b, " %s |", pct(row.PassAt[k][m]))
+	asks := s.Config.asks()
+	for _, ask := range asks {
+		for _, sel := range s.Config.Selectors {
+			if len(asks) > 1 {
+				fmt.Fprintf(b, "| %s (%s) |", sel, ask)
+			} else {
+				fmt.Fprintf(b, "| %s |", sel)
 			}
+			for _, bk := range bks {
+				fmt.Fprintf(b, " %s |", pct(s.Baseline[bk]))
+			}
+			for _, mode := range s.Config.Modes {
+				row := s.find(rowKey{mode, sel, rk, protect, ask})
+				for m := 0; m <= s.Config.MaxQuestions; m++ {
+					fmt.Fprintf(b, " %s |", pct(row.PassAt[k][m]))
+				}
+			}
+			b.WriteString("\n")
 		}
-		b.WriteString("\n")
 	}
 }
 
@@ -179,9 +236,9 @@ func modeLabel(m rank.Mode) string {
 	return "PassFail"
 }
 
-func (s Summary) find(mode rank.Mode, sel, rk string, protect bool) Row {
+func (s Summary) find(k rowKey) Row {
 	for _, r := range s.Rows {
-		if r.Mode == mode && r.Select == sel && r.Rank == rk && r.Protect == protect {
+		if (rowKey{r.Mode, r.Select, r.Rank, r.Protect, r.Ask}) == k {
 			return r
 		}
 	}
@@ -192,19 +249,19 @@ func (s Summary) find(mode rank.Mode, sel, rk string, protect bool) Row {
 // baseline lines with select "baseline". Values are fractions.
 func (s Summary) CSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	_ = cw.Write([]string{"mode", "select", "rank", "protect_correct", "k", "m", "value", "problems"})
+	_ = cw.Write([]string{"mode", "select", "rank", "protect_correct", "k", "m", "value", "problems", "questions"})
 	probs := strconv.Itoa(s.Problems)
 	for _, k := range sortedKeys(s.Baseline) {
-		_ = cw.Write([]string{"", "baseline", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Baseline[k], 'f', 6, 64), probs})
+		_ = cw.Write([]string{"", "baseline", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Baseline[k], 'f', 6, 64), probs, ""})
 	}
 	for _, k := range sortedKeys(s.Extracted) {
-		_ = cw.Write([]string{"", "extracted", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Extracted[k], 'f', 6, 64), probs})
+		_ = cw.Write([]string{"", "extracted", "", "", strconv.Itoa(k), "", strconv.FormatFloat(s.Extracted[k], 'f', 6, 64), probs, ""})
 	}
 	for _, r := range s.Rows {
 		for _, k := range sortedKeys(r.PassAt) {
 			for m, v := range r.PassAt[k] {
 				_ = cw.Write([]string{r.Mode.String(), r.Select, r.Rank, strconv.FormatBool(r.Protect),
-					strconv.Itoa(k), strconv.Itoa(m), strconv.FormatFloat(v, 'f', 6, 64), probs})
+					strconv.Itoa(k), strconv.Itoa(m), strconv.FormatFloat(v, 'f', 6, 64), probs, r.Ask.String()})
 			}
 		}
 	}

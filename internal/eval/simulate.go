@@ -25,8 +25,18 @@ type Problem struct {
 	Samples int
 	// Candidates are the distinct programs with multiplicities.
 	Candidates []extract.Candidate
-	// Tests are the distinct generated tests.
+	// Tests are the distinct generated tests, then the synthesized
+	// questions (Synthesized).
 	Tests []extract.Test
+	// Generated is the number of generated tests (Tests[:Generated]).
+	Generated int
+	// Inputs is the size of the problem's input pool (package inputs).
+	Inputs int
+	// Synthesized[t] reports whether Tests[t] is a synthesized question (see
+	// session.Spec.Synthesized); nil means none is.
+	Synthesized []bool
+	// ValueClass numbers returned values by Python's == (inputs.Classes).
+	ValueClass map[string]int32
 	// Results[c][t] is the result of Tests[t] on Candidates[c].
 	Results [][]execute.Result
 	// Correct[c] reports whether Candidates[c] passes the hidden tests.
@@ -71,6 +81,32 @@ type Config struct {
 	Seed uint64 `json:"seed"`
 	// Noise is the simulated user's error rate ε (its seed is Seed).
 	Noise float64 `json:"noise"`
+	// Ask lists what the sessions may ask about (session.Questions:
+	// generated tests, synthesized questions or both); empty means both.
+	Ask []session.Questions `json:"ask,omitempty"`
+}
+
+// canonical returns the configuration with each selection strategy under
+// its own name (rank.Selector.Name: "ideal" is "oracle"); names that do not
+// parse are kept (Validate reports them).
+func (c Config) canonical() Config {
+	sels := make([]string, len(c.Selectors))
+	for i, s := range c.Selectors {
+		sels[i] = s
+		if sel, err := rank.ParseSelector(s); err == nil {
+			sels[i] = sel.Name()
+		}
+	}
+	c.Selectors = sels
+	return c
+}
+
+// asks returns Ask, or both when it is empty.
+func (c Config) asks() []session.Questions {
+	if len(c.Ask) == 0 {
+		return []session.Questions{session.Both}
+	}
+	return c.Ask
 }
 
 // Validate checks the configuration.
@@ -100,9 +136,10 @@ func (c Config) Validate() error {
 		names []string
 	}{
 		{"answer mode", modeNames(c.Modes)},
-		{"selection strategy", c.Selectors},
+		{"selection strategy", c.canonical().Selectors},
 		{"ranking strategy", c.Rankers},
 		{"protect-correct setting", protectNames(c.Protect)},
+		{"kind of questions", askNames(c.Ask)},
 	}
 	for _, l := range lists {
 		if d, ok := duplicate(l.names); ok {
@@ -116,6 +153,14 @@ func modeNames(modes []rank.Mode) []string {
 	out := make([]string, len(modes))
 	for i, m := range modes {
 		out[i] = m.String()
+	}
+	return out
+}
+
+func askNames(asks []session.Questions) []string {
+	out := make([]string, len(asks))
+	for i, a := range asks {
+		out[i] = a.String()
 	}
 	return out
 }
@@ -181,6 +226,12 @@ type Result struct {
 	// Candidates and Tests count the distinct programs and tests.
 	Candidates int `json:"candidates"`
 	Tests      int `json:"tests"`
+	// Generated counts the generated tests among Tests, Inputs the calls of
+	// the input pool; the other tests are synthesized questions on the
+	// generated tests' own calls, numbered Generated…Tests−Inputs−1, then
+	// those on the input pool's calls.
+	Generated int `json:"generated"`
+	Inputs    int `json:"inputs"`
 	// Baseline maps k to the unbiased pass@k of the raw samples as they came
 	// (what `ticoder check` reports), or of the extracted ones when the raw
 	// samples are not programs.
@@ -200,6 +251,8 @@ type Run struct {
 	Select  string    `json:"select"`
 	Rank    string    `json:"rank"`
 	Protect bool      `json:"protect_correct"`
+	// Ask says what the session could ask about.
+	Ask session.Questions `json:"ask"`
 	// PassAt maps k to pass@k@m for m = 0…MaxQuestions (carried forward
 	// after the session stops).
 	PassAt map[int][]float64 `json:"pass_at"`
@@ -208,8 +261,14 @@ type Run struct {
 	// Asked lists the questions and answers in order.
 	Asked []Asked `json:"asked"`
 	// Stop says why the session stopped asking (a session.Stop name:
-	// max-questions, one-class or no-split); empty if it could still ask.
+	// max-questions, one-class, no-split or no-tests); empty if it could
+	// still ask.
 	Stop string `json:"stop"`
+	// Lost is the number of the answer that pruned the last remaining
+	// candidate that passes the hidden tests, 0 if none did (the reference
+	// behaving outside the hidden tests' domain unlike every correct
+	// candidate, or a noisy answer).
+	Lost int `json:"lost,omitempty"`
 }
 
 // Asked is one question and the simulated user's answer.
@@ -218,12 +277,18 @@ type Asked struct {
 	Test int `json:"test"`
 	// Answer is the answer as session.ParseAnswer reads it.
 	Answer string `json:"answer"`
+	// Shown is the value a synthesized question showed.
+	Shown string `json:"shown,omitempty"`
 }
 
 // Simulate runs every strategy combination of cfg on one problem.
 func Simulate(ctx context.Context, p Problem, cfg Config) (Result, error) {
+	cfg = cfg.canonical()
 	res := Result{ID: p.ID, Samples: p.Samples, Candidates: len(p.Candidates), Tests: len(p.Tests),
-		RawCorrect: p.RawCorrect, Baseline: map[int]float64{}, Extracted: map[int]float64{}}
+		Generated: len(p.Tests), Inputs: p.Inputs, RawCorrect: p.RawCorrect, Baseline: map[int]float64{}, Extracted: map[int]float64{}}
+	if p.Synthesized != nil {
+		res.Generated = p.Generated
+	}
 	for i, c := range p.Candidates {
 		if p.Correct[i] {
 			res.CorrectSamples += c.Count
@@ -248,79 +313,114 @@ func Simulate(ctx context.Context, p Problem, cfg Config) (Result, error) {
 			if !ok {
 				return Result{}, fmt.Errorf("%s: no %s scores for ranking strategy %s", p.ID, prior, spec)
 			}
-			if rankers[i].pool, err = priorPool(p, scores); err != nil {
-				return Result{}, fmt.Errorf("%s: %w", p.ID, err)
+			if len(scores) != len(p.Candidates) {
+				return Result{}, fmt.Errorf("%s: %d %s scores for %d candidates", p.ID, len(scores), prior, len(p.Candidates))
 			}
+			rankers[i].prior = scores
 		}
 	}
 	for _, mode := range cfg.Modes {
 		for _, sel := range cfg.Selectors {
 			for _, protect := range cfg.Protect {
-				runs, err := simulateOne(ctx, p, cfg, mode, sel, protect, rankers)
-				if err != nil {
-					return Result{}, fmt.Errorf("%s %s/%s: %w", p.ID, mode, sel, err)
+				for _, ask := range cfg.asks() {
+					runs, err := simulateOne(ctx, p, cfg, strategy{mode, sel, protect, ask}, rankers)
+					if err != nil {
+						return Result{}, fmt.Errorf("%s %s/%s: %w", p.ID, mode, sel, err)
+					}
+					res.Runs = append(res.Runs, runs...)
 				}
-				res.Runs = append(res.Runs, runs...)
 			}
 		}
 	}
 	return res, nil
 }
 
-// ranker is a code ranker with the pool it ranks in (nil: the session's).
+// ranker is a code ranker with the prior it ranks by (nil: the session's).
 type ranker struct {
-	name string
-	r    rank.Ranker
-	pool *rank.Pool
+	name  string
+	r     rank.Ranker
+	prior []float64
 }
 
-// priorPool is the problem's pool with other prior scores.
-func priorPool(p Problem, prior []float64) (*rank.Pool, error) {
-	in := rank.PoolInput{Results: p.Results, Counts: make([]int, len(p.Candidates)), First: make([]int, len(p.Candidates)), Prior: prior}
-	for i, c := range p.Candidates {
-		in.Counts[i], in.First[i] = max(c.Count, 1), c.First
-	}
-	if len(p.Candidates) == 0 {
-		in.Prior = nil
-	}
-	return rank.NewPool(in)
+// strategy is what one simulated session is run with.
+type strategy struct {
+	mode    rank.Mode
+	sel     string
+	protect bool
+	ask     session.Questions
 }
 
-// simulateOne runs one session (mode, selector, protect) and scores it with
-// every ranker at every m: selection does not depend on the ranker.
-func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel string, protect bool, rankers []ranker) ([]Run, error) {
+// spec returns the session spec of a strategy: with TestsOnly, the
+// synthesized questions are left out altogether (the paper's TiCoder).
+func (p Problem) spec(cfg Config, st strategy, rk rank.Ranker) session.Spec {
 	spec := session.Spec{
 		Task: p.Task, Candidates: p.Candidates, Tests: p.Tests, Results: p.Results,
-		Mode: mode, Select: sel, Rank: rankers[0].r.Name(), MaxQuestions: cfg.MaxQuestions,
-		Seed: problemSeed(cfg.Seed, p.ID), Prior: p.Prior, Correct: p.Correct, ProtectCorrect: protect,
+		Mode: st.mode, Select: st.sel, Rank: rk.Name(), MaxQuestions: cfg.MaxQuestions,
+		Seed: problemSeed(cfg.Seed, p.ID), Prior: p.Prior, Correct: p.Correct, ProtectCorrect: st.protect,
+		Synthesized: p.Synthesized, ValueClass: p.ValueClass, Questions: st.ask,
 	}
+	if p.Synthesized != nil && st.ask == session.TestsOnly {
+		spec.Tests, spec.Synthesized, spec.Questions = p.Tests[:p.Generated], nil, session.Both
+		spec.Results = make([][]execute.Result, len(p.Results))
+		for c, row := range p.Results {
+			spec.Results[c] = row[:p.Generated]
+		}
+	}
+	return spec
+}
+
+// simulateOne runs one session and scores it with every ranker at every m:
+// selection does not depend on the ranker.
+func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, rankers []ranker) ([]Run, error) {
+	spec := p.spec(cfg, st, rankers[0].r)
 	s, err := session.New(spec, p.Comparer)
 	if err != nil {
 		return nil, err
+	}
+	pools := make([]*rank.Pool, len(rankers))
+	for i, r := range rankers {
+		if r.prior == nil {
+			continue
+		}
+		in := spec.PoolInput()
+		if len(p.Candidates) > 0 {
+			in.Prior = r.prior
+		}
+		if pools[i], err = rank.NewPool(in); err != nil {
+			return nil, err
+		}
 	}
 	user := *p.User
 	user.Key, user.Options.Noise, user.Options.Seed = p.ID, cfg.Noise, cfg.Seed
 	runs := make([]Run, len(rankers))
 	for i, r := range rankers {
-		runs[i] = Run{Mode: mode, Select: sel, Rank: r.name, Protect: protect, PassAt: map[int][]float64{}}
+		runs[i] = Run{Mode: st.mode, Select: st.sel, Rank: r.name, Protect: st.protect, Ask: st.ask, PassAt: map[int][]float64{}}
 	}
 	var asked []Asked
-	stop := ""
+	stop, lost := "", 0
 	for m := 0; m <= cfg.MaxQuestions; m++ {
 		if m > 0 && stop == "" {
 			q, ok := s.Next()
 			if ok {
-				a := user.Answer(mode, q.Test)
+				a := user.Answer(st.mode, q)
+				had := anyCorrect(s.Alive(), p.Correct)
 				if err := s.Answer(ctx, q.Test, a); err != nil {
 					return nil, fmt.Errorf("question %d: %w", m, err)
 				}
-				asked = append(asked, Asked{Test: q.Test, Answer: a.String()})
+				if had && !anyCorrect(s.Alive(), p.Correct) {
+					lost = m
+				}
+				as := Asked{Test: q.Test, Answer: a.String()}
+				if q.Synthesized {
+					as.Shown = q.Expected
+				}
+				asked = append(asked, as)
 			} else {
 				stop = s.Status().String()
 			}
 		}
 		for i, r := range rankers {
-			pool := r.pool
+			pool := pools[i]
 			if pool == nil {
 				pool = s.Pool()
 			}
@@ -335,7 +435,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, mode rank.Mode, sel
 		stop = s.Status().String()
 	}
 	for i := range runs {
-		runs[i].Asked, runs[i].Stop = asked, stop
+		runs[i].Asked, runs[i].Stop, runs[i].Lost = asked, stop, lost
 	}
 	return runs, nil
 }
@@ -345,4 +445,14 @@ func problemSeed(seed uint64, id string) uint64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%d\x00%s", seed, id)
 	return h.Sum64()
+}
+
+// anyCorrect reports whether a candidate of set passes the hidden tests.
+func anyCorrect(set []int, correct []bool) bool {
+	for _, c := range set {
+		if correct[c] {
+			return true
+		}
+	}
+	return false
 }

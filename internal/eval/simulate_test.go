@@ -124,7 +124,7 @@ func TestSimulatePassFailCarriesForward(t *testing.T) {
 	if diff := cmp.Diff([]int{3, 2, 1, 1, 1, 1}, run.Remaining); diff != "" {
 		t.Errorf("remaining (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Asked{{0, "fail"}, {1, "fail"}}, run.Asked); diff != "" {
+	if diff := cmp.Diff([]Asked{{Test: 0, Answer: "fail"}, {Test: 1, Answer: "fail"}}, run.Asked); diff != "" {
 		t.Errorf("asked (-want +got):\n%s", diff)
 	}
 	if run.Stop != "one-class" {
@@ -142,7 +142,7 @@ func TestSimulateOutput(t *testing.T) {
 	if diff := cmp.Diff([]float64{0, 1, 1, 1, 1, 1}, run.PassAt[1]); diff != "" {
 		t.Errorf("pass@1@m (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Asked{{0, "output 2"}}, run.Asked); diff != "" {
+	if diff := cmp.Diff([]Asked{{Test: 0, Answer: "output 2"}}, run.Asked); diff != "" {
 		t.Errorf("asked (-want +got):\n%s", diff)
 	}
 }
@@ -195,7 +195,7 @@ func TestSummarizeAndReports(t *testing.T) {
 	}
 	// Problem 1 goes 0, 0, 1, …; problem 2's correct candidate ranks first
 	// from the start.
-	row := s.find(rank.PassFail, "discr", "passing", false)
+	row := s.find(rowKey{rank.PassFail, "discr", "passing", false, session.Both})
 	if diff := cmp.Diff([]float64{0.5, 0.5, 1, 1, 1, 1}, row.PassAt[1]); diff != "" {
 		t.Errorf("mean pass@1@m (-want +got):\n%s", diff)
 	}
@@ -334,7 +334,8 @@ func TestParseRanker(t *testing.T) {
 
 func TestSimulateNothingToRank(t *testing.T) {
 	// No candidate extracted: every m scores 0, nothing is asked, whether
-	// tests were extracted or not.
+	// tests were extracted or not; without tests the stop says so.
+	stops := map[string]string{"no test": "no-tests", "tests": "one-class"}
 	for name, ref := range map[string]string{"no test": "", "tests": "P=0 F=2 E"} {
 		t.Run(name, func(t *testing.T) {
 			p := problem(t, 5, nil, nil, ref)
@@ -346,7 +347,7 @@ func TestSimulateNothingToRank(t *testing.T) {
 				if diff := cmp.Diff([]float64{0, 0, 0, 0, 0, 0}, run.PassAt[1]); diff != "" {
 					t.Errorf("%s pass@1@m (-want +got):\n%s", run.Mode, diff)
 				}
-				if len(run.Asked) != 0 || run.Stop != "one-class" {
+				if len(run.Asked) != 0 || run.Stop != stops[name] {
 					t.Errorf("%s: asked %v, stop %q", run.Mode, run.Asked, run.Stop)
 				}
 			}

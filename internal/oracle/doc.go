@@ -11,6 +11,14 @@
 //     `assert CALL == V` on the reference); otherwise `fail`;
 //   - r is error, timeout or crash: `undefined` (a precondition violation).
 //
+// For a synthesized question (a call that shows a value y; see package
+// session), with r the reference's result on the call: it raised, timed out
+// or crashed: `undefined` (no pruning); its value == y: `pass`; otherwise,
+// in Output mode, `output V` with V its value's repr when V is a Python
+// literal, else `fail`. Values are compared by Python's == (classes computed
+// in the sandbox, inputs.Classes), never by repr: 1 == 1.0 == True,
+// -0.0 == 0.0, 0.1 + 0.2 != 0.3.
+//
 // Options:
 //
 //   - ProtectCorrect: a candidate that passes the hidden tests is never
@@ -24,5 +32,6 @@
 // Table is a session.Comparer over precomputed sandbox results: for each
 // distinct (setup, CALL, V), V the reference's value, the outcome of
 // `assert CALL == V` on every candidate, computed by the execution engine
-// with Python's ==. EqualTests lists the tests to run for it.
+// with Python's ==. EqualTests lists the tests to run for it; AddValues adds
+// a synthesized question's comparisons from the values' classes.
 package oracle

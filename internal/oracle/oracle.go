@@ -42,13 +42,25 @@ type User struct {
 	// evaluates to a value equal to it, so it can be given as `output`; nil
 	// means no test's value is usable (Output mode then answers `fail`).
 	Usable []bool
+	// Synthesized[t] reports whether Tests[t] is a synthesized question (a
+	// call without an expected value; see session.Spec.Synthesized); nil
+	// means none is.
+	Synthesized []bool
+	// ValueClass numbers values by Python's == (inputs.Classes): it decides
+	// whether the value a synthesized question shows is the reference's.
+	// Reprs it lacks are equal only to themselves.
+	ValueClass map[string]int32
 	// Options are the user's options.
 	Options Options
 }
 
-// Truth returns the noiseless answer to test t in mode.
-func (u *User) Truth(mode rank.Mode, t int) session.Answer {
+// Truth returns the noiseless answer to question q in mode.
+func (u *User) Truth(mode rank.Mode, q session.Question) session.Answer {
+	t := q.Test
 	r := u.Reference[t]
+	if u.Synthesized != nil && u.Synthesized[t] {
+		return u.synthesized(mode, q, r)
+	}
 	switch r.Outcome {
 	case execute.Pass:
 		return session.Answer{Verdict: session.Pass}
@@ -61,10 +73,38 @@ func (u *User) Truth(mode rank.Mode, t int) session.Answer {
 	return session.Answer{Verdict: session.Undefined}
 }
 
-// Answer returns the user's answer to test t in mode: the truth, or with
+// synthesized answers a synthesized question from the reference's result r
+// on its call: undefined where the reference returned nothing (it raised,
+// timed out or crashed: the input is outside the function's domain); pass
+// where the shown value == the reference's; else, in Output mode, the
+// reference's value when it is usable, or fail.
+func (u *User) synthesized(mode rank.Mode, q session.Question, r execute.Result) session.Answer {
+	switch {
+	case !r.HasValue:
+		return session.Answer{Verdict: session.Undefined}
+	case u.equal(r.Value, q.Expected):
+		return session.Answer{Verdict: session.Pass}
+	case mode == rank.Output && u.Usable != nil && u.Usable[q.Test]:
+		return session.Answer{Verdict: session.Output, Value: r.Value}
+	}
+	return session.Answer{Verdict: session.Fail}
+}
+
+// equal reports whether two reprs stand for == values.
+func (u *User) equal(a, b string) bool {
+	ca, okA := u.ValueClass[a]
+	cb, okB := u.ValueClass[b]
+	if okA && okB {
+		return ca == cb
+	}
+	return a == b
+}
+
+// Answer returns the user's answer to question q in mode: the truth, or with
 // probability Noise a wrong answer.
-func (u *User) Answer(mode rank.Mode, t int) session.Answer {
-	a := u.Truth(mode, t)
+func (u *User) Answer(mode rank.Mode, q session.Question) session.Answer {
+	t := q.Test
+	a := u.Truth(mode, q)
 	if u.Options.Noise <= 0 || a.Verdict == session.Undefined || u.draw(t) >= u.Options.Noise {
 		return a
 	}
@@ -147,6 +187,25 @@ func NewTable(programs []string, eq []execute.Test, results [][]execute.Result, 
 		usable[t] = needsEqual(tests[t], r) && refOK[equalKey(tests[t].Setup, tests[t].Input, r.Value)]
 	}
 	return tab, usable
+}
+
+// AddValues adds the comparisons of a synthesized question's call with
+// value, decided from the values the programs' calls returned (results[i]
+// for programs[i]) by their classes under Python's == (inputs.Classes);
+// an existing entry for the same call and value is kept.
+func (tab *Table) AddValues(test execute.Test, value string, programs []string, results []execute.Result, classes map[string]int32) {
+	key := equalKey(test.Setup, test.Input, value)
+	if _, ok := tab.byKey[key]; ok {
+		return
+	}
+	want, known := classes[value]
+	row := map[string]bool{}
+	for i, prog := range programs {
+		r := results[i]
+		got, ok := classes[r.Value]
+		row[prog] = r.HasValue && ((known && ok && got == want) || (!known && r.Value == value))
+	}
+	tab.byKey[key] = row
 }
 
 // Equal reports which programs returned value for test's call. It fails for a

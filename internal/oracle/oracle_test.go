@@ -51,10 +51,10 @@ func TestTruth(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.pf, u.Answer(rank.PassFail, tc.test)); diff != "" {
+			if diff := cmp.Diff(tc.pf, u.Answer(rank.PassFail, session.Question{Test: tc.test})); diff != "" {
 				t.Errorf("passfail (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.out, u.Answer(rank.Output, tc.test)); diff != "" {
+			if diff := cmp.Diff(tc.out, u.Answer(rank.Output, session.Question{Test: tc.test})); diff != "" {
 				t.Errorf("output (-want +got):\n%s", diff)
 			}
 		})
@@ -71,9 +71,9 @@ func TestNoise(t *testing.T) {
 		v := *u
 		v.Options = Options{Noise: eps, Seed: seed}
 		for i := range n {
-			a := v.Answer(rank.PassFail, i)
+			a := v.Answer(rank.PassFail, session.Question{Test: i})
 			answers = append(answers, a)
-			truth := u.Truth(rank.PassFail, i)
+			truth := u.Truth(rank.PassFail, session.Question{Test: i})
 			if a != truth {
 				flips++
 				if truth.Verdict == session.Undefined {
@@ -150,7 +150,7 @@ func TestTableInSandbox(t *testing.T) {
 		{Verdict: session.Fail},
 	}
 	for i, w := range want {
-		if diff := cmp.Diff(w, u.Answer(rank.Output, i)); diff != "" {
+		if diff := cmp.Diff(w, u.Answer(rank.Output, session.Question{Test: i})); diff != "" {
 			t.Errorf("answer to test %d (-want +got):\n%s", i, diff)
 		}
 	}
