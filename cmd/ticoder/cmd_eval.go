@@ -24,6 +24,7 @@ import (
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/session"
 )
 
 // evalOptions are the flags of `ticoder eval`.
@@ -37,6 +38,7 @@ type evalOptions struct {
 	problems     []string
 	protect      bool
 	noise        float64
+	questions    []string
 	seed         uint64
 	out          string
 	codes, tests int
@@ -105,6 +107,7 @@ so the strict runs are always reported beside them.`,
 	f.StringSliceVar(&o.problems, "problems", nil, "only these task ids, comma-separated (e.g. HumanEval/0,HumanEval/5)")
 	f.BoolVar(&o.protect, "protect-correct", false, "also run with the official rule that never prunes a candidate passing the hidden tests")
 	f.Float64Var(&o.noise, "noise", 0, "probability that the simulated user answers wrongly")
+	f.StringSliceVar(&o.questions, "questions", []string{"both"}, "what to ask about: tests (generated tests only, as the paper), inputs (synthesized questions: inputs where the candidates disagree), both; several to compare")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the random selector and the noisy user")
 	f.StringVar(&o.out, "out", "", "output directory (default eval-DATASET)")
 	f.IntVar(&o.codes, "codes", 100, "code samples per problem")
@@ -128,6 +131,13 @@ func (o *evalOptions) config() (eval.Config, error) {
 		Selectors: o.selectors, Rankers: o.rankers, Protect: []bool{false},
 		MaxQuestions: o.maxQuestions, Ks: []int{1, 2, 5}, BaselineKs: []int{1, 10, 100},
 		Seed: o.seed, Noise: o.noise,
+	}
+	for _, q := range o.questions {
+		ask, err := session.ParseQuestions(q)
+		if err != nil {
+			return cfg, usageError{fmt.Errorf("--questions: %w", err)}
+		}
+		cfg.Ask = append(cfg.Ask, ask)
 	}
 	if o.protect {
 		cfg.Protect = []bool{false, true}
