@@ -308,3 +308,124 @@ func TestBrowserCrossSite(t *testing.T) {
 		t.Errorf("a rebound page created %d sessions", n)
 	}
 }
+
+// contrastJS lists the visible text on the page whose WCAG contrast with
+// its background is under 4.5:1: the element's computed colour (times the
+// opacity of it and its ancestors) over the nearest opaque background
+// behind it. Disabled controls are exempt, as WCAG says.
+const contrastJS = `(() => {
+  const parse = (c) => { const m = c.match(/rgba?\(([^)]+)\)/); if (!m) return [0, 0, 0, 1];
+    const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+  const lum = ([r, g, b]) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  const blend = (fg, bg) => { const a = fg[3]; return [fg[0] * a + bg[0] * (1 - a), fg[1] * a + bg[1] * (1 - a), fg[2] * a + bg[2] * (1 - a), 1]; };
+  const background = (el) => { const layers = [];
+    for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+    let bg = [255, 255, 255, 1]; for (let i = layers.length - 1; i >= 0; i--) bg = blend(layers[i], bg); return bg; };
+  const opacity = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
+  const bad = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!el.getClientRects().length || el.closest("[hidden], .visually-hidden, :disabled")) continue;
+    const st = getComputedStyle(el);
+    if (st.visibility === "hidden") continue;
+    const bg = background(el), fg = parse(st.color);
+    const c = blend([fg[0], fg[1], fg[2], fg[3] * opacity(el)], bg);
+    const l1 = lum(c), l2 = lum(bg), ratio = (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+    if (ratio < 4.5) bad.push(el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.className ? "." + el.className : "") +
+      " " + JSON.stringify(el.textContent.trim().slice(0, 30)) + ": " + ratio.toFixed(2) + ":1");
+  }
+  return bad;
+})()`
+
+// layoutJS describes what does not fit a viewport: a page that scrolls
+// sideways, an answer button outside the screen, code that wraps (and so
+// loses its indentation), and, when fit is set, a task stub that scrolls.
+const layoutJS = `((fit) => {
+  const bad = [];
+  const de = document.documentElement;
+  if (de.scrollWidth > innerWidth) bad.push("the page scrolls sideways: " + de.scrollWidth + " > " + innerWidth);
+  for (const id of ["btn-pass", "btn-fail", "btn-undefined", "btn-undo", "btn-stop", "dl-code", "dl-tests", "btn-undo-final", "btn-new"]) {
+    const el = document.getElementById(id);
+    if (!el || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    if (r.left < 0 || r.right > innerWidth) bad.push(id + " is outside the screen: " + r.left + ".." + r.right + " of " + innerWidth);
+  }
+  for (const pre of document.querySelectorAll("pre.code")) {
+    if (!pre.getClientRects().length) continue;
+    const ws = getComputedStyle(pre).whiteSpace;
+    if (ws !== "pre") bad.push((pre.id || pre.parentElement.tagName) + " has white-space " + ws + ", so code would wrap to column 0");
+  }
+  const stub = document.getElementById("task-stub");
+  if (fit && stub.getClientRects().length && stub.scrollWidth > stub.clientWidth) bad.push("the task's stub is clipped: " + stub.scrollWidth + " > " + stub.clientWidth);
+  return bad;
+})`
+
+// TestBrowserLayout opens the question and the final page at a phone's, a
+// small laptop's and a desktop's width (390, 1024, 1440 px) and checks that
+// the page never scrolls sideways, the answer buttons are on the screen,
+// code keeps its indentation (it scrolls inside its box), the stub fits
+// from 1024 px, and all text has a contrast of at least 4.5:1. It answers
+// by keyboard and checks that the aria-live region announces the next
+// question, and then the result. Screenshots: layout-WIDTH-*.png.
+func TestBrowserLayout(t *testing.T) {
+	ctx := newBrowser(t)
+	console := watchConsole(ctx)
+	_, hs := serve(t, testPool(t), Options{})
+	for _, width := range []int64{390, 1024, 1440} {
+		w := itoa(width)
+		step(t, ctx, "open the page at "+w+" px", chromedp.EmulateViewport(width, 900),
+			chromedp.Navigate(hs.URL+"/"), chromedp.WaitVisible(chromedp.ID("demo-text_match")))
+		if bad := value[[]string](t, ctx, layoutJS+"(false)"); len(bad) > 0 {
+			t.Errorf("start page at %s px:\n%s", w, strings.Join(bad, "\n"))
+		}
+		step(t, ctx, "start the demo", chromedp.Click(chromedp.ID("demo-text_match")), chromedp.WaitVisible(chromedp.ID("question")))
+		if bad := value[[]string](t, ctx, layoutJS+"("+boolJS(width >= 1024)+")"); len(bad) > 0 {
+			t.Errorf("question at %s px:\n%s", w, strings.Join(bad, "\n"))
+		}
+		if bad := value[[]string](t, ctx, contrastJS); len(bad) > 0 {
+			t.Errorf("text under 4.5:1 on the question page at %s px:\n%s", w, strings.Join(bad, "\n"))
+		}
+		said := value[string](t, ctx, "document.getElementById('announce').textContent")
+		if live := value[string](t, ctx, "document.getElementById('announce').getAttribute('aria-live')"); live != "polite" || !strings.Contains(said, "Question 1") {
+			t.Errorf("live region (aria-live %q) says %q, want the first question", live, said)
+		}
+		screenshot(t, ctx, "layout-"+w+"-question.png")
+		step(t, ctx, "answer by keyboard", chromedp.KeyEvent("y"),
+			chromedp.Poll[chromedp.Void]("state.history.length === 1", chromedp.WithPollingTimeout(30*time.Second)))
+		if got := value[string](t, ctx, "document.getElementById('announce').textContent"); got == said || !strings.Contains(got, "Answer 1: yes") || !strings.Contains(got, "Question 2") {
+			t.Errorf("after an answer the live region says %q (before: %q)", got, said)
+		}
+		step(t, ctx, "finish by keyboard", chromedp.KeyEvent("q"), chromedp.WaitVisible(chromedp.ID("final")),
+			chromedp.Poll[chromedp.Void]("document.getElementById('check').textContent.length > 0", chromedp.WithPollingTimeout(30*time.Second)))
+		if bad := value[[]string](t, ctx, layoutJS+"(false)"); len(bad) > 0 {
+			t.Errorf("final page at %s px:\n%s", w, strings.Join(bad, "\n"))
+		}
+		if bad := value[[]string](t, ctx, contrastJS); len(bad) > 0 {
+			t.Errorf("text under 4.5:1 on the final page at %s px:\n%s", w, strings.Join(bad, "\n"))
+		}
+		if got := value[string](t, ctx, "document.getElementById('announce').textContent"); !strings.HasPrefix(got, "Done:") {
+			t.Errorf("at the end the live region says %q", got)
+		}
+		if got := value[string](t, ctx, "document.querySelector('#final-history .verdict').textContent"); got != "yes" {
+			t.Errorf("the history says %q for a yes", got)
+		}
+		screenshot(t, ctx, "layout-"+w+"-final.png")
+	}
+	// Ties are said as in the terminal: "=1 … (tied)".
+	ties := value[[]string](t, ctx, "(() => { const c = [{rank: 1}, {rank: 1}, {rank: 3}]; return [0, 1, 2].map((i) => rankLabel(c, i)); })()")
+	if strings.Join(ties, " ") != "=1 =1 #3" {
+		t.Errorf("ranks 1, 1, 3 are labelled %v, want =1 =1 #3", ties)
+	}
+	if v := console.matching("Content Security Policy"); len(v) > 0 {
+		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(v, "\n"))
+	}
+}
+
+func boolJS(b bool) string {
+	if b {
+		return "true"
+	}
+	return "false"
+}

@@ -158,6 +158,34 @@ function renderStart() {
 
 function samples(n) { return n === 1 ? "1 sample" : n + " samples"; }
 
+// tied reports whether another candidate has candidate i's rank (equal
+// ranks are ties: the ranking cannot tell them apart).
+function tied(cands, i) {
+  return cands.some((c, j) => j !== i && c.rank === cands[i].rank);
+}
+
+// rankLabel is "#2", or "=2" for a tie, as in the terminal.
+function rankLabel(cands, i) {
+  return (tied(cands, i) ? "=" : "#") + cands[i].rank;
+}
+
+// verdictWord says an answer in the words of the buttons.
+function verdictWord(h) {
+  switch (h.verdict) {
+    case "pass": return "yes";
+    case "fail": return "no";
+    case "undefined": return "don't know";
+  }
+  return "= " + h.value;
+}
+
+// announce says text to screen readers (the aria-live region).
+function announce(text) {
+  const el = $("announce");
+  if (el.textContent === text) text += "\u00a0"; // a change, so it is read again
+  el.textContent = text;
+}
+
 // renderCandidates lists behaviour classes; the first few are open, the
 // rest folded (a click opens them).
 function renderCandidates(el, cands, choosable) {
@@ -171,8 +199,9 @@ function renderCandidates(el, cands, choosable) {
     head.className = "cand-head";
     const left = document.createElement("span");
     const b = document.createElement("b");
-    b.textContent = "#" + c.rank;
-    left.append(b, " " + samples(c.samples) + (c.programs > 1 ? " in " + c.programs + " variants" : ""));
+    b.textContent = rankLabel(cands, i);
+    left.append(b, " " + samples(c.samples) + (c.programs > 1 ? " in " + c.programs + " variants" : "") +
+      (tied(cands, i) ? " (tied)" : ""));
     head.append(left);
     const isChosen = choosable && (chosen === c.index || (chosen < 0 && i === 0));
     if (choosable) {
@@ -186,6 +215,7 @@ function renderCandidates(el, cands, choosable) {
     if (isChosen) li.className = "chosen";
     const pre = document.createElement("pre");
     pre.className = "code";
+    pre.tabIndex = 0; // scrollable by keyboard
     highlight(pre, c.program);
     det.append(head, pre);
     li.append(det);
@@ -199,7 +229,7 @@ function renderHistory(ol, panel) {
     const li = document.createElement("li");
     const v = document.createElement("span");
     v.className = "verdict " + h.verdict;
-    v.textContent = h.verdict === "pass" ? "yes" : h.verdict === "fail" ? "no" : h.verdict === "undefined" ? "invalid" : "= " + h.value;
+    v.textContent = verdictWord(h);
     const code = document.createElement("code");
     code.textContent = h.code;
     li.append(v, code, " → " + samples(h.remaining) + " left");
@@ -230,6 +260,11 @@ function renderAsk() {
   renderMeter();
   renderHistory($("history"), $("history-panel"));
   renderCandidates($("candidates"), state.candidates, false);
+  let said = "";
+  const last = state.history[state.history.length - 1];
+  if (last) said = "Answer " + last.number + ": " + verdictWord(last) + ". ";
+  announce(said + samples(state.remaining.samples) + " of " + state.total.samples + " left. Question " + q.number +
+    ": is this what your function should do? " + q.prompt);
 }
 
 async function renderFinal() {
@@ -245,6 +280,8 @@ async function renderFinal() {
   const top = state.candidates;
   $("diff-panel").hidden = top.length < 2;
   if (top.length >= 2) renderDiff($("diff"), top[0].program, top[1].program);
+  $("diff-tied").textContent = top.length >= 2 && top[0].rank === top[1].rank ? " (tied: ranked equal)" : "";
+  announce("Done: " + (state.stop_message || "") + " " + $("final-summary").textContent);
   if (top.length === 0) {
     for (const id of ["code-file", "test-file", "check"]) $(id).textContent = "";
     $("export-code").textContent = "";
