@@ -1,0 +1,61 @@
+// Package inputs builds a problem's input pool — calls of its entry point
+// with literal arguments on which to run every candidate — and compares
+// returned values as Python does. It serves TiCoder's synthesized questions
+// (packages eval and interact: an input on which the remaining candidates
+// behave differently becomes a question) and the agree quality estimator
+// (package qe), which mutates docstring examples with the same mutators.
+//
+// # The pool
+//
+// Generate asks the embedded inputs.py, in the sandbox, for at most
+// Request.MaxInputs calls (DefaultMaxInputs, 64), each at most
+// Request.MaxChars characters (DefaultMaxChars, 120), in this order:
+//
+//  1. the prompt's own examples: every call of the entry point with literal
+//     arguments written in the prompt (doctests `>>> f(x)`, `f(x) == y`
+//     lines, MBPP-style asserts, prose), found by Python's own parser;
+//  2. calls with literal arguments inside the generated tests that are not
+//     a test's own CALL (`assert f(x) is True`, `abs(f(x) - y) < 1e-6`);
+//     a test's own `assert CALL == EXPECTED` call is not repeated: the
+//     caller asks about it directly;
+//  3. calls a model proposed (Request.Proposed), when literal;
+//  4. mutations, as EvalPlus mutates inputs, of one argument of a seed (the
+//     calls of 1–3 and the tests' own calls): ints +1, −1, 0, negated, 1;
+//     floats +1, negated, halved, 0.0; strings with a character inserted,
+//     deleted or replaced, two swapped, emptied, case swapped; lists and
+//     tuples with an element removed, duplicated, added or mutated
+//     (recursively), two swapped, emptied; sets and dicts likewise; bools
+//     flipped. Seeds are taken smallest first and mutated round-robin, each
+//     seed once before any twice, neighbouring seeds by different kinds of
+//     mutation, so that a cut keeps small inputs close to many examples;
+//  5. only when there is no seed at all: values built from the signature's
+//     type hints (int, float, str, bool, bytes, list, tuple, dict, set,
+//     Optional, Union, X | Y; a small mix of types for parameters without
+//     one), which are then the seeds of 4.
+//
+// Every argument's repr must evaluate back to an equal value; calls are
+// rendered canonically, entry(repr(arg), ..., name=repr(value)), and each
+// appears once. The random choices (positions, characters) are seeded by
+// Request.Seed and the seed call, so the pool is a pure function of the
+// request.
+//
+// # Running the pool
+//
+// Input.Test is how a call runs on a program: `assert CALL == None`, which
+// the execution engine answers on its fast path with the value the call
+// returned (Result.Value, a bounded repr) or the exception it raised; its
+// pass/fail outcome means nothing. Its results are cached like any test's.
+// The cost is one sandboxed Generate per problem and at most MaxInputs
+// calls per candidate under the caller's time limits.
+//
+// # Equal values
+//
+// Classes numbers values by Python's ==, in the sandbox, from their reprs:
+// equal numbers exactly when the values compare equal (1, 1.0 and True;
+// -0.0 and 0.0; {1} and frozenset({1}); Fraction(1, 2) and 0.5; a list is
+// never a tuple; 0.1 + 0.2 is not 0.3). Reprs that are not literals but
+// stand for plain values (inf, nan, set(), Fraction, Decimal, deque, range)
+// are evaluated with only those names, never as code; a repr that stands
+// for no value (cut by the engine's bound) equals only itself. nan equals
+// nan here, as a person comparing the values would say.
+package inputs
