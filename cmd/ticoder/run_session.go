@@ -68,8 +68,11 @@ func (f *sessionFile) hint(c *interact.Conversation) string {
 	if !f.saved {
 		return ""
 	}
-	return fmt.Sprintf("your %s are kept in %s: resume with ticoder run --resume %s",
-		plural(len(c.State("").History), "answer"), f.path, f.path)
+	what := fmt.Sprintf("your %d answers are", len(c.State("").History))
+	if len(c.State("").History) == 1 {
+		what = "your answer is"
+	}
+	return fmt.Sprintf("%s kept in %s: resume with ticoder run --resume %s", what, f.path, f.path)
 }
 
 // remove deletes the file (a new one, or the one resumed) once the code is
