@@ -28,6 +28,7 @@ var ErrUnknown = errors.New("unknown demo problem")
 var order = []string{
 	"text_match", "first_missing", "max_increasing_product",
 	"second_largest", "rle_encode", "is_leap_year", "median", "count_vowels",
+	"digit_sum",
 }
 
 // Label is the author's verdict on a candidate or a test.
@@ -40,6 +41,10 @@ const (
 	Correct Label = "correct"
 	// Buggy: the candidate differs from the reference on some such test.
 	Buggy Label = "bug"
+	// HiddenBug: a buggy candidate that agrees with the reference on every
+	// test: only an input no test tries (a synthesized question) tells it
+	// apart.
+	HiddenBug Label = "hidden bug"
 	// Wrong: a test whose expected value is not what the reference returns.
 	Wrong Label = "wrong"
 	// Undefined: a test whose input the reference rejects by raising.
@@ -63,7 +68,7 @@ type Problem struct {
 	Reference string `json:"reference"`
 	// Candidates are the candidate programs with their multiplicities.
 	Candidates []extract.Candidate `json:"candidates"`
-	// CandidateLabels[i] is Correct or Buggy for Candidates[i].
+	// CandidateLabels[i] is Correct, Buggy or HiddenBug for Candidates[i].
 	CandidateLabels []Label `json:"candidate_labels"`
 	// CandidateNotes[i] says what is wrong with a buggy candidate.
 	CandidateNotes []string `json:"candidate_notes"`
@@ -134,7 +139,7 @@ func Get(name string) (Problem, error) {
 	return p, nil
 }
 
-var candidateHeader = regexp.MustCompile(`^# candidate count=(\d+) (correct|bug: .+)$`)
+var candidateHeader = regexp.MustCompile(`^# candidate count=(\d+) (correct|bug: .+|hidden bug: .+)$`)
 
 func (p *Problem) parseCandidates(text string) error {
 	var cur *strings.Builder
@@ -163,6 +168,9 @@ func (p *Problem) parseCandidates(text string) error {
 		label, note := Correct, ""
 		if rest, ok := strings.CutPrefix(m[2], "bug: "); ok {
 			label, note = Buggy, rest
+		}
+		if rest, ok := strings.CutPrefix(m[2], "hidden bug: "); ok {
+			label, note = HiddenBug, rest
 		}
 		p.Candidates = append(p.Candidates, extract.Candidate{Count: count, First: first})
 		p.CandidateLabels = append(p.CandidateLabels, label)

@@ -13,7 +13,10 @@
 //   - stub.py: imports and helpers, the def line and a docstring without examples
 //   - reference.py: a complete program that solves the problem as intended
 //   - candidates.py: complete programs, each introduced by a line
-//     "# candidate count=N correct" or "# candidate count=N bug: WHAT"
+//     "# candidate count=N correct", "# candidate count=N bug: WHAT", or
+//     "# candidate count=N hidden bug: WHAT" for a bug that no test of
+//     tests.py reveals (digit_sum has such bugs: only a synthesized question,
+//     an input no test tries, tells them apart)
 //   - tests.py: one `assert CALL == EXPECTED` per line; a line ending in
 //     "  # wrong" is a test the reference fails, "  # undefined" one whose input
 //     the reference rejects by raising

@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-HEADER = re.compile(r"^# candidate count=(\d+) (correct|bug: .+)$")
+HEADER = re.compile(r"^# candidate count=(\d+) (correct|bug: .+|hidden bug: .+)$")
 
 
 def candidates(text):
@@ -69,8 +69,10 @@ def check(d):
         print(f"  c{i:<2} x{c['count']} {mark}  {c['note'][:60]}")
         if c["note"] == "correct" and differs:
             problems.append(f"correct candidate {i} differs on {[ts[j][0] for j in differs]}")
-        if c["note"] != "correct" and not differs:
+        if c["note"].startswith("bug:") and not differs:
             problems.append(f"buggy candidate {i} never differs from the reference")
+        if c["note"].startswith("hidden bug:") and differs:
+            problems.append(f"hidden bug {i} differs on {[ts[j][0] for j in differs]}: no test should reveal it")
     for j, (line, _, _, kind) in enumerate(ts):
         npass = sum(c["count"] for c, r in zip(cands, rows) if r[j] == "pass")
         print(f"  t{j:<2} ref={refout[j]:<20} pass={npass:<3} {kind:<9} {line}")
