@@ -85,6 +85,12 @@ type Question struct {
 	Prompt string `json:"prompt"`
 	// CanOutput reports whether the question takes an output answer.
 	CanOutput bool `json:"can_output"`
+	// Synthesized marks a question about an input no test asked about, on
+	// which the candidates disagree: Expected is the value the best-ranked
+	// candidate returns, and Choices the values the remaining candidates
+	// return, best-ranked first.
+	Synthesized bool     `json:"synthesized,omitempty"`
+	Choices     []string `json:"choices,omitempty"`
 }
 
 // Counts says how many candidates remain.

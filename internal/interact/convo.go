@@ -88,11 +88,16 @@ func (c *Conversation) Question() (api.Question, bool) {
 	if !ok {
 		return api.Question{}, false
 	}
-	return api.Question{
+	out := api.Question{
 		Number: q.Number, Test: q.Test, Code: q.Code, Input: q.Input, Expected: q.Expected,
-		Prompt:    Prompt(q.Code, q.Input, q.Expected),
-		CanOutput: c.Mode() == rank.Output && q.Input != "",
-	}, true
+		Prompt:      Prompt(q.Code, q.Input, q.Expected),
+		CanOutput:   c.Mode() == rank.Output && q.Input != "",
+		Synthesized: q.Synthesized, Choices: q.Choices,
+	}
+	if q.Synthesized && out.CanOutput && len(q.Choices) > 1 {
+		out.Prompt += "\n(what should " + q.Input + " return? the candidates return " + strings.Join(q.Choices, ", ") + ")"
+	}
+	return out, true
 }
 
 // Prompt renders a test as the question shown to the user:
@@ -146,9 +151,8 @@ func (c *Conversation) State(id string) api.Session {
 		if i+1 < len(hist) {
 			after = hist[i+1].Before
 		}
-		t := c.sess.Spec().Tests[h.Test]
 		st.History = append(st.History, api.Answered{
-			Number: i + 1, Test: h.Test, Code: t.String(), Verdict: h.Answer.Verdict.String(),
+			Number: i + 1, Test: h.Test, Code: c.sess.Shown(h).String(), Verdict: h.Answer.Verdict.String(),
 			Value: h.Answer.Value, Remaining: c.counts(after).Samples,
 		})
 	}

@@ -52,7 +52,7 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 	var rejected []execute.Test
 	for _, h := range c.sess.History() {
 		if h.Answer.Verdict == session.Fail {
-			rejected = append(rejected, c.sess.Spec().Tests[h.Test].Test)
+			rejected = append(rejected, c.sess.Shown(h))
 		}
 	}
 	ex := api.Export{

@@ -12,6 +12,7 @@ import (
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/inputs"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/session"
@@ -95,6 +96,10 @@ type Options struct {
 	Select, Rank string
 	// Seed seeds the random selector.
 	Seed uint64
+	// Questions says what to ask about: generated tests, synthesized
+	// questions (inputs where the candidates disagree), or both (the zero
+	// value).
+	Questions session.Questions
 }
 
 // Generator asks a model for candidate programs and tests of a problem and
@@ -183,7 +188,13 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 	}
 	spec := session.Spec{
 		Task: stask, Candidates: cands, Tests: tests, Results: results, Mode: opts.Mode,
-		Select: sel, Rank: rk, MaxQuestions: opts.MaxQuestions, Seed: opts.Seed,
+		Select: sel, Rank: rk, MaxQuestions: opts.MaxQuestions, Seed: opts.Seed, Questions: opts.Questions,
+	}
+	if opts.Questions != session.TestsOnly {
+		req := inputs.Request{Entry: stask.EntryPoint, Prompt: stask.Prompt, Signature: stask.Signature}
+		if err := inputs.Synthesize(ctx, b.Runner, &spec, req, b.Timeout); err != nil {
+			return nil, fmt.Errorf("synthesized questions: %w", err)
+		}
 	}
 	return &Prepared{Task: task, Spec: spec}, nil
 }
