@@ -34,16 +34,13 @@ const MaxInputs = inputs.DefaultMaxInputs
 func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []inputs.Input, ref []execute.Result, tab *oracle.Table) error {
 	ng := p.Generated
 	var syn []extract.Test
-	var col []int // the column each question's results come from
-	seen := map[string]bool{}
+	tests := make([]execute.Test, ng)
 	for j, t := range p.Tests[:ng] {
-		k := t.Setup + "\x00" + t.Input
-		if t.Input == "" || seen[k] {
-			continue
-		}
-		seen[k] = true
-		syn = append(syn, session.SynthesizedTest(t.Setup, t.Input))
-		col = append(col, j)
+		tests[j] = t.Test
+	}
+	col := inputs.TestCalls(tests) // the column each question's results come from
+	for _, j := range col {
+		syn = append(syn, session.SynthesizedTest(tests[j].Setup, tests[j].Input))
 	}
 	for i, in := range ins {
 		syn = append(syn, session.SynthesizedTest("", in.Call))
