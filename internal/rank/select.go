@@ -61,16 +61,23 @@ type Scored struct {
 
 // Scores returns the unasked tests that split the remaining candidates, best
 // first: by score (rounded to 1e-9) descending, then by test index ascending. Tests that do not
-// split are left out: they are never asked.
+// split are left out: they are never asked. So are, for a selector whose
+// score is an expected gain (InfoGain), tests that gain nothing: those
+// whose answer is surely `undefined`.
 func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
 	sc := newScratch(q.Pool)
+	_, gain := sel.(gainer)
 	for _, t := range q.Unasked {
 		s := q.Pool.split(q.Mode, q.Alive, t, q.pivot(t), sc)
 		if !s.Splits() {
 			continue
 		}
-		out = append(out, Scored{Test: t, Score: quantize(sel.Score(q, s))})
+		score := quantize(sel.Score(q, s))
+		if gain && score <= 0 {
+			continue
+		}
+		out = append(out, Scored{Test: t, Score: score})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -178,6 +185,12 @@ type InfoGain struct{}
 
 // Name returns "infogain".
 func (InfoGain) Name() string { return "infogain" }
+
+// gainer marks a selector whose score is an expected gain, so that a
+// question that gains nothing is not worth asking (see Scores).
+type gainer interface{ expectedGain() }
+
+func (InfoGain) expectedGain() {}
 
 // Score returns gain(t) in bits.
 func (InfoGain) Score(q Query, s *Split) float64 {

@@ -111,3 +111,21 @@ func TestSynthesizedChecks(t *testing.T) {
 		t.Error("accepted one synthesized flag for two tests")
 	}
 }
+
+// TestInfoGainSkipsSurelyUndefined: a question whose answer is surely
+// undefined (Query.Undefined 1) gains nothing and is not offered; the
+// paper's discr still offers it.
+func TestInfoGainSkipsSurelyUndefined(t *testing.T) {
+	p := synthPool(t)
+	q := Query{Pool: p, Mode: Output, Alive: all(5), Unasked: []int{0}, Undefined: []float64{1, 0, 0}}
+	if got := Scores(InfoGain{}, q); len(got) != 0 {
+		t.Errorf("infogain offered %v", got)
+	}
+	if got := Scores(Discr{}, q); len(got) != 1 {
+		t.Errorf("discr offered %v", got)
+	}
+	q.Undefined[0] = 0.5
+	if got := Scores(InfoGain{}, q); len(got) != 1 || got[0].Score <= 0 {
+		t.Errorf("infogain with a chance of a defined answer: %v", got)
+	}
+}

@@ -129,7 +129,8 @@ const (
 	MaxQuestions
 	// OneClass: at most one behaviour class remains.
 	OneClass
-	// NoSplit: no unasked test splits the remaining candidates.
+	// NoSplit: no unasked test splits the remaining candidates (for
+	// infogain: none is expected to gain anything, see rank.Scores).
 	NoSplit
 	// NoTests: there is nothing to ask about at all (no test, no
 	// synthesized question).
