@@ -72,13 +72,11 @@ func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.R
 			o.Changed(c)
 		}
 	}
-	r := bufio.NewScanner(in)
-	r.Buffer(make([]byte, 64<<10), 1<<20)
-	read := func() (string, bool) {
-		if !r.Scan() {
-			return "", false
-		}
-		return r.Text(), true
+	read, stop := readLines(ctx, in)
+	defer stop()
+	interrupted := func() (Result, error) {
+		fmt.Fprintln(out)
+		return Result{Candidate: -1, Aborted: true, Interrupted: true}, ctx.Err()
 	}
 	t := c.Task()
 	title := t.Name
@@ -91,6 +89,9 @@ func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.R
 		if s.Done {
 			fmt.Fprintf(out, "\n%s\n", s.StopMessage)
 			res, again, err := plainChoose(c, s, read, out)
+			if ctx.Err() != nil {
+				return interrupted()
+			}
 			if err != nil || !again {
 				return res, err
 			}
@@ -100,6 +101,9 @@ func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.R
 		q := s.Question
 		fmt.Fprintf(out, "\nQuestion %d: %s\n> ", q.Number, q.Prompt)
 		line, ok := read()
+		if ctx.Err() != nil {
+			return interrupted()
+		}
 		if !ok {
 			fmt.Fprintln(out)
 			c.Stop()
@@ -120,6 +124,49 @@ func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.R
 			fmt.Fprintf(out, "! %v\n", err)
 		}
 	}
+}
+
+// readLines reads lines from in, one when asked, in the background, so
+// that a cancelled ctx (Ctrl-C) ends a read that waits for the user; read
+// reports false at the end of the input or once ctx is done. Nothing is read
+// ahead of what was asked for. stop ends the reader.
+func readLines(ctx context.Context, in io.Reader) (read func() (string, bool), stop func()) {
+	type line struct {
+		text string
+		ok   bool
+	}
+	ask := make(chan struct{})
+	lines := make(chan line, 1)
+	go func() {
+		r := bufio.NewScanner(in)
+		r.Buffer(make([]byte, 64<<10), 1<<20)
+		for range ask {
+			ok := r.Scan()
+			lines <- line{r.Text(), ok}
+			if !ok {
+				return
+			}
+		}
+	}()
+	ended := false
+	read = func() (string, bool) {
+		if ended {
+			return "", false
+		}
+		select {
+		case ask <- struct{}{}:
+		case <-ctx.Done():
+			return "", false
+		}
+		select {
+		case l := <-lines:
+			ended = !l.ok
+			return l.text, l.ok
+		case <-ctx.Done():
+			return "", false
+		}
+	}
+	return read, func() { close(ask) }
 }
 
 // plainApply applies one command to the pending question q.

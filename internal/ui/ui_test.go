@@ -21,6 +21,7 @@ import (
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/session"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -31,9 +32,16 @@ func TestMain(m *testing.M) {
 
 func testPool(t *testing.T) *execute.Pool { return testutil.Pool(t) }
 
+// start starts demo name with the generated tests only (the tests answer
+// by the demo's labels).
 func start(t *testing.T, pool *execute.Pool, name string, mode rank.Mode) *interact.Conversation {
 	t.Helper()
-	prep, err := (&interact.Builder{Runner: pool}).Build(context.Background(), interact.Source{Demo: name}, interact.Options{Mode: mode}, nil)
+	return startWith(t, pool, name, interact.Options{Mode: mode, Questions: session.TestsOnly})
+}
+
+func startWith(t *testing.T, pool *execute.Pool, name string, opts interact.Options) *interact.Conversation {
+	t.Helper()
+	prep, err := (&interact.Builder{Runner: pool}).Build(context.Background(), interact.Source{Demo: name}, opts, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,10 +359,12 @@ func FuzzParseCommand(f *testing.F) {
 func TestTUIFitsTerminal(t *testing.T) {
 	pool := testPool(t)
 	sizes := []struct{ w, h int }{{80, 24}, {120, 40}}
-	for _, name := range []string{"text_match", "max_increasing_product"} {
+	// digit_sum's first question is synthesized, with the candidates'
+	// values: a long question.
+	for _, name := range []string{"text_match", "max_increasing_product", "digit_sum"} {
 		for _, sz := range sizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, sz.w, sz.h), func(t *testing.T) {
-				c := start(t, pool, name, rank.Output)
+				c := startWith(t, pool, name, interact.Options{Mode: rank.Output})
 				m := newModel(context.Background(), c, true)
 				m.Update(tea.WindowSizeMsg{Width: sz.w, Height: sz.h})
 				q := m.state.Question
@@ -469,5 +479,61 @@ func TestTUIQuitConfirms(t *testing.T) {
 				t.Errorf("no question before quitting:\n%s", ansi.Strip(m.View().Content))
 			}
 		})
+	}
+}
+
+// TestPlainInterrupted: a cancelled context (Ctrl-C) ends a plain session
+// that waits for the user's next line, reported as an interruption, with
+// the answers given kept.
+func TestPlainInterrupted(t *testing.T) {
+	pool := testPool(t)
+	c := start(t, pool, "text_match", rank.PassFail)
+	in, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	outR, outW := io.Pipe()
+	type ret struct {
+		res Result
+		err error
+	}
+	done := make(chan ret, 1)
+	go func() {
+		res, err := RunPlain(ctx, c, in, outW)
+		outW.Close()
+		done <- ret{res, err}
+	}()
+	asked := make(chan bool, 1)
+	go func() {
+		// Wait for the second question: the first answer is in.
+		var seen strings.Builder
+		buf := make([]byte, 4096)
+		for {
+			n, err := outR.Read(buf)
+			seen.Write(buf[:n])
+			if strings.Contains(seen.String(), "Question 2") {
+				asked <- true
+				_, _ = io.Copy(io.Discard, outR)
+				return
+			}
+			if err != nil {
+				asked <- false
+				return
+			}
+		}
+	}()
+	if _, err := io.WriteString(w, "y\n"); err != nil {
+		t.Fatal(err)
+	}
+	if !testutil.Receive(t, asked, time.Minute, "the second question") {
+		t.Fatal("the output ended before the second question")
+	}
+	cancel()
+	r := testutil.Receive(t, done, time.Minute, "RunPlain to return after the interruption")
+	if !errors.Is(r.err, context.Canceled) || !r.res.Interrupted || !r.res.Aborted {
+		t.Errorf("result %+v, err %v; want an interruption", r.res, r.err)
+	}
+	if n := len(c.State("").History); n != 1 {
+		t.Errorf("%d answers kept, want 1", n)
 	}
 }
