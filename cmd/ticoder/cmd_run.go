@@ -21,6 +21,7 @@ import (
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/rank"
+	"github.com/ticoder/ticoder/internal/session"
 	"github.com/ticoder/ticoder/internal/ui"
 )
 
@@ -33,6 +34,7 @@ type interactFlags struct {
 	tests        int
 	maxQuestions int
 	selectBy     string
+	questions    string
 	rankBy       string
 	timeout      time.Duration
 }
@@ -46,6 +48,7 @@ func (f *interactFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&f.maxQuestions, "max-questions", 0, "stop after this many answers (0: until the candidates are told apart)")
 	fs.StringVar(&f.selectBy, "select", "infogain", "test selection: "+strings.Join(rank.Selectors()[:3], ", "))
 	fs.StringVar(&f.rankBy, "rank", "codet", "code ranking: "+strings.Join(rank.Rankers(), ", "))
+	fs.StringVar(&f.questions, "questions", "both", "what to ask about: tests (the generated tests), inputs (inputs where the candidates disagree, with their values), or both")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time limit of one test on one candidate")
 }
 
@@ -64,7 +67,11 @@ func (f *interactFlags) options() (interact.Options, error) {
 	if _, err := rank.ParseRanker(f.rankBy); err != nil {
 		return interact.Options{}, usageError{err}
 	}
-	return interact.Options{Mode: mode, Codes: f.codes, Tests: f.tests, MaxQuestions: f.maxQuestions, Select: f.selectBy, Rank: f.rankBy}, nil
+	questions, err := session.ParseQuestions(f.questions)
+	if err != nil {
+		return interact.Options{}, usageError{fmt.Errorf("--questions: %w", err)}
+	}
+	return interact.Options{Mode: mode, Codes: f.codes, Tests: f.tests, MaxQuestions: f.maxQuestions, Select: f.selectBy, Rank: f.rankBy, Questions: questions}, nil
 }
 
 // builder returns the session builder, with the model when --model is set.

@@ -15,6 +15,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/ticoder/ticoder/internal/demo"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/session"
 )
 
 // chromiumPath is Debian's chromium, which .ci/run installs.
@@ -157,7 +159,9 @@ func TestBrowserDemo(t *testing.T) {
 	ctx := newBrowser(t)
 	console := watchConsole(ctx)
 	pool := testPool(t)
-	_, hs := serve(t, pool, Options{Token: testToken})
+	// Generated tests only: the user answers by the demo's labels
+	// (TestBrowserSynthesized covers the synthesized questions).
+	_, hs := serve(t, pool, Options{Token: testToken, Defaults: interact.Options{Questions: session.TestsOnly}})
 	p, _ := demo.Get("text_match")
 
 	step(t, ctx, "open the page", chromedp.Navigate(hs.URL+"/?token="+testToken), chromedp.WaitVisible(chromedp.ID("demo-text_match")))
@@ -341,7 +345,8 @@ const contrastJS = `(() => {
 
 // layoutJS describes what does not fit a viewport: a page that scrolls
 // sideways, an answer button outside the screen, code that wraps (and so
-// loses its indentation), and, when fit is set, a task stub that scrolls.
+// loses its indentation), a control or a scrolling code box that the
+// keyboard cannot reach, and, when fit is set, a task stub that scrolls.
 const layoutJS = `((fit) => {
   const bad = [];
   const de = document.documentElement;
@@ -356,6 +361,11 @@ const layoutJS = `((fit) => {
     if (!pre.getClientRects().length) continue;
     const ws = getComputedStyle(pre).whiteSpace;
     if (ws !== "pre") bad.push((pre.id || pre.parentElement.tagName) + " has white-space " + ws + ", so code would wrap to column 0");
+  }
+  for (const el of document.querySelectorAll("button, a, summary, select, input, textarea, pre")) {
+    if (!el.getClientRects().length || el.closest("[hidden]") || el.disabled) continue;
+    const scrolls = el.tagName === "PRE" && el.scrollWidth > el.clientWidth;
+    if ((el.tagName !== "PRE" || scrolls) && el.tabIndex < 0) bad.push((el.id || el.tagName) + " cannot be reached by keyboard");
   }
   const stub = document.getElementById("task-stub");
   if (fit && stub.getClientRects().length && stub.scrollWidth > stub.clientWidth) bad.push("the task's stub is clipped: " + stub.scrollWidth + " > " + stub.clientWidth);

@@ -90,8 +90,18 @@ func serve(t *testing.T, pool *execute.Pool, opts Options) (*Server, *httptest.S
 }
 
 // labelAnswer is what a user who knows the intent answers, by the demo's
-// labels.
-func labelAnswer(p demo.Problem, q *api.Question) api.Answer {
+// labels; no label covers a synthesized question, which the reference
+// answers (r runs it).
+func labelAnswer(ctx context.Context, r execute.Runner, p demo.Problem, q *api.Question) (api.Answer, error) {
+	if q.Synthesized {
+		verdict, value, err := p.AnswerCall(ctx, r, "", q.Input, q.Expected, q.CanOutput)
+		return api.Answer{Test: q.Test, Verdict: verdict, Value: value}, err
+	}
+	return labelOnly(p, q), nil
+}
+
+// labelOnly answers a generated test by the demo's labels.
+func labelOnly(p demo.Problem, q *api.Question) api.Answer {
 	switch p.TestLabels[q.Test] {
 	case demo.Wrong:
 		return api.Answer{Test: q.Test, Verdict: api.VerdictFail}
@@ -102,15 +112,17 @@ func labelAnswer(p demo.Problem, q *api.Question) api.Answer {
 }
 
 // finish answers every question of session id by the labels of demo p.
-func finish(ctx context.Context, c *api.Client, p demo.Problem, s *api.Session) (*api.Session, error) {
+func finish(ctx context.Context, c *api.Client, r execute.Runner, p demo.Problem, s *api.Session) (*api.Session, error) {
 	for n := 0; !s.Done; n++ {
 		if n > len(p.Tests) {
 			return nil, errors.New("more questions than tests")
 		}
 		before := s.Remaining.Samples
-		var err error
-		s, err = c.Answer(ctx, s.ID, labelAnswer(p, s.Question))
+		a, err := labelAnswer(ctx, r, p, s.Question)
 		if err != nil {
+			return nil, err
+		}
+		if s, err = c.Answer(ctx, s.ID, a); err != nil {
 			return nil, err
 		}
 		if s.Remaining.Samples > before {
@@ -140,7 +152,11 @@ func TestCreateAnswerUndoExport(t *testing.T) {
 	if s0.Question == nil || s0.Done || s0.Remaining != s0.Total || s0.Total.Samples != 19 {
 		t.Fatalf("new session: %+v", s0)
 	}
-	s1, err := c.Answer(ctx, s0.ID, labelAnswer(p, s0.Question))
+	a, err := labelAnswer(ctx, pool, p, s0.Question)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, err := c.Answer(ctx, s0.ID, a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +170,7 @@ func TestCreateAnswerUndoExport(t *testing.T) {
 	if d := cmp.Diff(s0, undone); d != "" {
 		t.Errorf("undo did not restore the state (-want +got):\n%s", d)
 	}
-	end, err := finish(ctx, c, p, undone)
+	end, err := finish(ctx, c, pool, p, undone)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +218,11 @@ func TestSessionsSurviveRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := 0; i < 2 && !s.Done; i++ {
-		if s, err = c1.Answer(ctx, s.ID, labelAnswer(p, s.Question)); err != nil {
+		a, err := labelAnswer(ctx, pool, p, s.Question)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s, err = c1.Answer(ctx, s.ID, a); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -216,7 +236,7 @@ func TestSessionsSurviveRestart(t *testing.T) {
 	if d := cmp.Diff(s, got); d != "" {
 		t.Errorf("state after restart (-before +after):\n%s", d)
 	}
-	if _, err := finish(ctx, c2, p, got); err != nil {
+	if _, err := finish(ctx, c2, pool, p, got); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -232,7 +252,7 @@ func TestConcurrentSessions(t *testing.T) {
 		wg.Go(func() {
 			s, err := c.Create(ctx, api.CreateSession{Demo: p.Name})
 			if err == nil {
-				_, err = finish(ctx, c, p, s)
+				_, err = finish(ctx, c, pool, p, s)
 			}
 			errs[i] = err
 		})
