@@ -390,6 +390,9 @@ func TestBrowserLayout(t *testing.T) {
 		if bad := value[[]string](t, ctx, layoutJS+"(false)"); len(bad) > 0 {
 			t.Errorf("start page at %s px:\n%s", w, strings.Join(bad, "\n"))
 		}
+		if bad := value[[]string](t, ctx, contrastJS); len(bad) > 0 {
+			t.Errorf("text under 4.5:1 on the start page at %s px:\n%s", w, strings.Join(bad, "\n"))
+		}
 		step(t, ctx, "start the demo", chromedp.Click(chromedp.ID("demo-text_match")), chromedp.WaitVisible(chromedp.ID("question")))
 		if bad := value[[]string](t, ctx, layoutJS+"("+boolJS(width >= 1024)+")"); len(bad) > 0 {
 			t.Errorf("question at %s px:\n%s", w, strings.Join(bad, "\n"))
