@@ -14,7 +14,8 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
 - "test": calls with literal arguments inside the generated tests that are
   not already a test's own CALL (e.g. `assert f(x) is True`,
   `assert abs(f(x) - y) < 1e-6`);
-- "model": calls a model proposed, when they are literal calls;
+- "model": calls found in what a model proposed (the text of its
+  answers: calls of entry with literal arguments, as in the prompt);
 - "mutation": type-aware mutations of one argument of a seed (an example, a
   test's call or a proposed call), as EvalPlus mutates inputs: ints +1, -1,
   0, negated; floats +1, negated, halved, 0.0; strings with a character
@@ -395,11 +396,7 @@ def collect(arg):
             add_seed(c)
             add(c, "test")
     for p in arg.get("proposed") or []:
-        try:
-            c = _literal_call(ast.parse(p.strip(), mode="eval").body, entry)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            c = None
-        if c is not None:
+        for c in _calls_in_text(p, entry):
             add_seed(c)
             add(c, "model")
     if not seeds:

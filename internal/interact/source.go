@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -139,10 +140,11 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		return nil, err
 	}
 	var (
-		task  api.Task
-		cands []extract.Candidate
-		tests []extract.Test
-		stask session.Task
+		task     api.Task
+		cands    []extract.Candidate
+		tests    []extract.Test
+		stask    session.Task
+		proposed []string
 	)
 	if kind == "demo" {
 		p, err := demo.Get(src.Demo)
@@ -164,6 +166,13 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		cands, tests, err = b.Generator.Generate(ctx, prob, opts.Codes, opts.Tests, rep)
 		if err != nil {
 			return nil, err
+		}
+		if pr, ok := b.Generator.(inputProposer); ok && opts.Questions != session.TestsOnly {
+			// Inputs the model proposes are a bonus: without them the pool
+			// still has the tests' calls and their mutations.
+			if proposed, err = pr.ProposeInputs(ctx, prob); err != nil {
+				slog.Debug("the model proposed no inputs", "task", prob.ID, "err", err)
+			}
 		}
 		if len(cands) == 0 {
 			return nil, fmt.Errorf("the model gave no usable candidate program for %s; try again, or ask for more with --codes", prob.EntryPoint)
@@ -191,7 +200,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		Select: sel, Rank: rk, MaxQuestions: opts.MaxQuestions, Seed: opts.Seed, Questions: opts.Questions,
 	}
 	if opts.Questions != session.TestsOnly {
-		req := inputs.Request{Entry: stask.EntryPoint, Prompt: stask.Prompt, Signature: stask.Signature}
+		req := inputs.Request{Entry: stask.EntryPoint, Prompt: stask.Prompt, Signature: stask.Signature, Proposed: proposed}
 		if err := inputs.Synthesize(ctx, b.Runner, &spec, req, b.Timeout); err != nil {
 			return nil, fmt.Errorf("synthesized questions: %w", err)
 		}
