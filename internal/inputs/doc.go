@@ -27,7 +27,14 @@
 //     (recursively), two swapped, emptied; sets and dicts likewise; bools
 //     flipped. Seeds are taken smallest first and mutated round-robin, each
 //     seed once before any twice, neighbouring seeds by different kinds of
-//     mutation, so that a cut keeps small inputs close to many examples;
+//     mutation, so that a cut keeps small inputs close to many examples.
+//     Mutations that keep every property all the seeds share at that
+//     argument come first, those that break one last: a number's sign, a
+//     string's case or emptiness, a sequence being sorted, without
+//     duplicates or non-empty, and the same properties of all its elements
+//     (likely invariants of the domain, as the written examples suggest it;
+//     the simulated user answers an input outside the domain with whatever
+//     the reference happens to return, which can prune correct candidates);
 //  5. only when there is no seed at all: values built from the signature's
 //     type hints (int, float, str, bool, bytes, list, tuple, dict, set,
 //     Optional, Union, X | Y; a small mix of types for parameters without

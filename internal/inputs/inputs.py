@@ -34,8 +34,13 @@ the call is at most max_chars characters. Calls equal to a test's own CALL
 (without setup) are left out: those tests are already asked about. Seeds
 are mutated round-robin (each seed's first mutation, then each seed's
 second, ...), smallest seeds first, so that a cut keeps the mutations
-closest to the most examples. The total is cut to max_inputs; examples,
-test calls and proposed calls come first. Deterministic for a given seed.
+closest to the most examples; mutations that keep every property all the
+seeds share at that argument (the sign of numbers, the case or emptiness of
+strings, sequences sorted, without duplicates or non-empty, the same for
+their elements) come before those that break one: the written examples
+suggest the domain, and an input outside it gets answers no candidate can be
+judged by. The total is cut to max_inputs; examples, test calls and
+proposed calls come first. Deterministic for a given seed.
 """
 
 import ast
@@ -412,13 +417,85 @@ def collect(arg):
         lists.append(_mutate_call(args, kwargs, rng))
     # Round r gives seed s its mutation (r + s) mod n: every seed is mutated
     # before any is mutated twice, and neighbouring seeds by different kinds.
+    # Mutations that keep every property all seeds share come first.
+    inv = _invariants([c for _, _, c in seeds])
+    later = []
     for r in range(max((len(m) for m in lists), default=0)):
         for s, m in enumerate(lists):
             if r < len(m):
                 args, kwargs = m[(r + s) % len(m)]
                 if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
-                    add((args, kwargs), "mutation")
+                    if _keeps(inv, args, kwargs):
+                        add((args, kwargs), "mutation")
+                    else:
+                        later.append((args, kwargs))
+    for c in later:
+        add(c, "mutation")
     return {"inputs": out}
+
+
+# ---------------------------------------------------------------- invariants
+
+
+def _features(v, depth=0):
+    """Properties of a value that a domain often fixes: its type, the sign
+    of a number, whether a string is empty, lower or upper case, whether a
+    sequence is empty, sorted or without duplicates, and (as "[]...") the
+    properties all its elements share."""
+    t = type(v)
+    out = {"type=" + t.__name__}
+    if t in (int, float):
+        if v >= 0:
+            out.add("nonneg")
+        if v > 0:
+            out.add("pos")
+    elif t is str:
+        if v:
+            out.add("nonempty")
+        if v == v.lower():
+            out.add("lower")
+        if v == v.upper():
+            out.add("upper")
+    elif t in (list, tuple) and depth < 3:
+        if v:
+            out.add("nonempty")
+        try:
+            if list(v) == sorted(v):
+                out.add("sorted")
+        except TypeError:
+            pass
+        try:
+            if len(set(v)) == len(v):
+                out.add("distinct")
+        except TypeError:
+            pass
+        if v:
+            common = None
+            for x in v:
+                f = _features(x, depth + 1)
+                common = f if common is None else common & f
+            out |= {"[]" + f for f in common}
+    return out
+
+
+def _invariants(calls):
+    """For each argument (by position, and keyword by name), the properties
+    every seed's value has: what the written examples suggest the domain
+    is. None where no seed has the argument."""
+    inv = {}
+    for args, kwargs in calls:
+        for key, v in list(enumerate(args)) + list(kwargs):
+            f = _features(v)
+            inv[key] = f if key not in inv else inv[key] & f
+    return inv
+
+
+def _keeps(inv, args, kwargs):
+    """Whether every argument keeps the properties its seeds share."""
+    for key, v in list(enumerate(args)) + list(kwargs):
+        if key in inv and not inv[key] <= _features(v):
+            return False
+    return True
 
 
 # ------------------------------------------------------------ value classes
