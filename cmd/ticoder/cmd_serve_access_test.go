@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"net"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,25 +15,6 @@ import (
 
 	"github.com/ticoder/ticoder/api"
 )
-
-// lockedBuffer is a bytes.Buffer that the server goroutine writes while the
-// test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // TestDecideAccess: a token is needed off loopback (a random one unless
 // given), or when asked for; the printed addresses carry it; names in --addr
@@ -140,7 +119,7 @@ func TestServeWithToken(t *testing.T) {
 	o := &serveOptions{addr: "127.0.0.1:0", demo: true, requireToken: true, ready: func(u string) { urls <- u }}
 	o.flags = runDefaults(t).flags
 	g := runGlobals(t)
-	var errw lockedBuffer
+	var errw syncBuffer
 	done := make(chan error, 1)
 	go func() { done <- runServe(ctx, g, o, &errw) }()
 	var url string
