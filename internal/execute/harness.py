@@ -1160,7 +1160,7 @@ def judge_forked(w, j, names, sess, deadline, limits):
         kill_one(pid)
 
 
-def judge_value(w, msg, j):
+def judge_value(w, msg):
     """Decides an `assert CALL == LITERAL` test from the value C reported."""
     msg = get_dict(msg, "j", "v", "x", "np", "r", "why")
     if "x" in msg:
@@ -1242,7 +1242,7 @@ def run_program(program, tests, timeouts, limits, degrade):
                     raise Garbled("out of order")
                 rec = {"j": start}
                 if w.kind == "A":
-                    rec["o"], exc, shown = judge_value(w, msg, start)
+                    rec["o"], exc, shown = judge_value(w, msg)
                     if shown is not None:
                         rec["v"], rec["hv"] = shown, True
                     if exc:
