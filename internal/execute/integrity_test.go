@@ -356,3 +356,47 @@ func TestKillingTheSandboxHurtsOnlyItself(t *testing.T) {
 		}
 	}
 }
+
+// TestOneProgramCannotHandicapTheNext checks that a program cannot lower the
+// priority, the limits or the CPUs of the sandbox's other processes (the
+// worker and the process the next programs are forked from): the program
+// after it must run exactly as the one before it did.
+func TestOneProgramCannotHandicapTheNext(t *testing.T) {
+	look := "import os, resource\ndef f():\n    return [os.getpriority(os.PRIO_PROCESS, 0), resource.getrlimit(resource.RLIMIT_NOFILE), sorted(os.sched_getaffinity(0))]\n"
+	cases := []struct{ name, attack string }{
+		{"setpriority", "os.setpriority(os.PRIO_PROCESS, p, 19)"},
+		{"setpriority of the user", "os.setpriority(os.PRIO_USER, 0, 19)"},
+		{"prlimit", "resource.prlimit(p, resource.RLIMIT_NOFILE, (20, 20))"},
+		{"sched_setaffinity", "os.sched_setaffinity(p, {0})"},
+	}
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			attacker := fmt.Sprintf(`
+import os, resource
+def f():
+    done = 0
+    for p in [int(n) for n in os.listdir('/proc') if n.isdigit()]:
+        if p != os.getpid():
+            try:
+                %s
+                done += 1
+            except OSError:
+                pass
+    return done
+`, c.attack)
+			p := newTestPool(t, Options{Workers: 1})
+			m, err := p.Run(context.Background(), Job{Programs: []string{look, attacker, look + "# after\n"}, Tests: tests, Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.Results[1][0].Value; got != "0" {
+				t.Errorf("the attacker changed %s other processes", got)
+			}
+			before, after := m.Results[0][0].Value, m.Results[2][0].Value
+			if before == "" || before != after {
+				t.Errorf("the program after the attacker sees %s, the one before %s", after, before)
+			}
+		})
+	}
+}

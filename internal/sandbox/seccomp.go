@@ -72,6 +72,27 @@ const namespaceFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID
 // AF_NETLINK stays: glibc's getaddrinfo asks the kernel for interfaces.
 var allowedSocketFamilies = []uint64{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
 
+// selfOnly are system calls that may change another process's scheduling or
+// limits (the program of one sample could slow down, pin or starve the
+// sandbox's worker and the processes of every later sample): they keep
+// working on the calling process itself, where the pid (who) argument is 0,
+// and fail with EPERM for any other. Each entry is one condition under which
+// the call is refused.
+var selfOnly = []seccomp.NameWithConditions{
+	// setpriority(which, who, prio): only PRIO_PROCESS of the caller itself
+	// (PRIO_USER with who 0 would reach every process of the sandbox).
+	{Name: "setpriority", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: unix.PRIO_PROCESS}}},
+	{Name: "setpriority", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}}},
+	// ioprio_set(which, who, ioprio): likewise, IOPRIO_WHO_PROCESS (1) only.
+	{Name: "ioprio_set", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 1}}},
+	{Name: "ioprio_set", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}}},
+	{Name: "prlimit64", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
+	{Name: "sched_setaffinity", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
+	{Name: "sched_setscheduler", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
+	{Name: "sched_setparam", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
+	{Name: "sched_setattr", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
+}
+
 // sandboxPolicy is the denylist for the given architecture. clone3 returns
 // ENOSYS, not EPERM: glibc then falls back to clone, whose flags the filter
 // can inspect (clone3 passes them in memory), and Python threads keep
@@ -100,6 +121,7 @@ func sandboxPolicy(info *arch.Info) seccomp.Policy {
 					Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.BitsSet, Value: namespaceFlags}},
 				}},
 			},
+			{Action: errno(unix.EPERM), NamesWithCondtions: selfOnly},
 			{
 				Action:             errno(unix.EAFNOSUPPORT),
 				NamesWithCondtions: []seccomp.NameWithConditions{{Name: "socket", Conditions: familyNot}},
