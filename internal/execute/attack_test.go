@@ -20,7 +20,7 @@ import (
 const goodProgram = "def f():\n    return 42\n"
 
 // sandboxProcesses counts the host processes that run as the sandbox's uid
-// and descend from this test process (other packages' tests may run
+// (zombies aside) and descend from this test process (other packages' tests may run
 // sandboxes of their own at the same time).
 func sandboxProcesses(t *testing.T) int {
 	t.Helper()
@@ -39,14 +39,21 @@ func sandboxProcesses(t *testing.T) int {
 		if err != nil {
 			continue
 		}
+		zombie, uid := false, false
 		for _, line := range strings.Split(string(b), "\n") {
 			f := strings.Fields(line)
 			switch {
+			case len(f) > 1 && f[0] == "State:":
+				// Z: ended, not yet reaped by its parent; it runs nothing.
+				zombie = f[1] == "Z"
 			case len(f) > 1 && f[0] == "PPid:":
 				parent[pid], _ = strconv.Atoi(f[1])
-			case len(f) > 1 && f[0] == "Uid:" && f[1] == "1600000":
-				sandboxed = append(sandboxed, pid)
+			case len(f) > 1 && f[0] == "Uid:":
+				uid = f[1] == "1600000"
 			}
+		}
+		if uid && !zombie {
+			sandboxed = append(sandboxed, pid)
 		}
 	}
 	self, n := os.Getpid(), 0

@@ -542,37 +542,65 @@ def legacy_run(j, g, legacy):
 
 def kill_others(c=None):
     """Kills every process of this sandbox but the worker and the zygote,
-    and reaps them; c, a program's process, is reaped by the zygote. Returns
-    c's wait status (None if unknown). Raises Dirty when processes survive
-    (a sandbox that cannot be cleaned is replaced)."""
-    status = None
+    and reaps the worker's own; c is a program's process, which the zygote
+    reaps (a zombie runs nothing; ZYGOTE.reap tells how it ended). Raises
+    Dirty when processes survive (a sandbox that cannot be cleaned is
+    replaced)."""
+    if c is not None:
+        pidfd = None
+        try:
+            pidfd = os.pidfd_open(c)
+        except OSError:
+            pass
+        for target in (lambda: os.killpg(c, signal.SIGKILL), lambda: os.kill(c, signal.SIGKILL)):
+            try:
+                target()
+            except (ProcessLookupError, PermissionError):
+                pass
+        if pidfd is not None:  # readable once c has ended
+            try:
+                select.select([pidfd], [], [], 5.0)
+            finally:
+                os.close(pidfd)
     if not IS_INIT:  # no pid namespace: only the program's own group
-        if c is not None:
-            for target in (lambda: os.killpg(c, signal.SIGKILL), lambda: os.kill(c, signal.SIGKILL)):
-                try:
-                    target()
-                except (ProcessLookupError, PermissionError):
-                    pass
-            status = ZYGOTE.reap(c)
         reap_own()
-        return status
+        return
     spare = {1, ZYGOTE.pid}
+    if c is not None:
+        # Usually the program's process was all there was: when the
+        # worker's only child is the zygote, and the zygote's only one is
+        # that ended process, nothing else runs (every process of the
+        # namespace descends from the worker; orphans become its children).
+        reap_own()
+        mine, zygotes = children(1), children(ZYGOTE.pid)
+        if mine == [ZYGOTE.pid] and zygotes is not None and set(zygotes) <= {c} and (not zygotes or zombie(c)):
+            return
     for p in pids():
         if p not in spare:
             _kill(p)
-    if c is not None:
-        status = ZYGOTE.reap(c)
     for attempt in range(2000):
         reap_own()
-        left = [p for p in pids() if p not in spare]
+        now = pids()
+        left = [p for p in now if p not in spare and not zombie(p, (ZYGOTE.pid,))]
         if not left:
-            return status
+            if ZYGOTE.pid not in now or zombie(ZYGOTE.pid):
+                raise Dirty()  # the program killed the zygote
+            return
         for p in left:
             if not zombie(p):
                 _kill(p)
         if attempt > 10:
             time.sleep(0.001)
     raise Dirty()
+
+
+def children(pid):
+    """The pids of pid's children (None if unknown)."""
+    try:
+        with open("/proc/%d/task/%d/children" % (pid, pid), "rb") as f:
+            return [int(x) for x in f.read().split()]
+    except (OSError, ValueError):
+        return None
 
 
 def _kill(p):
@@ -586,11 +614,14 @@ def pids():
     return [int(n) for n in os.listdir("/proc") if n.isdigit()]
 
 
-def zombie(p):
+def zombie(p, parents=None):
+    """Reports whether p has ended and waits to be reaped (with parents:
+    by one of them)."""
     try:
         with open("/proc/%d/stat" % p, "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()[0] == b"Z"
-    except (OSError, IndexError):
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return fields[0] == b"Z" and (parents is None or int(fields[1]) in parents)
+    except (OSError, IndexError, ValueError):
         return False
 
 
@@ -622,8 +653,13 @@ class Zygote:
                 os._exit(0)
         theirs.close()
         self.pid = pid
+        self.ctests = None  # the tests the zygote has
 
     def send(self, obj):
+        try:  # a program may have stopped the zygote
+            os.kill(self.pid, signal.SIGCONT)
+        except OSError:
+            pass
         data = _dumps(obj).encode()
         self.sock.sendall(struct.pack(">I", len(data)) + data)
 
@@ -653,10 +689,14 @@ class Zygote:
             raise Dirty()
 
     def tests(self, ctests):
+        """Gives the zygote a request's tests, unless it has them already."""
+        if ctests == self.ctests:
+            return
         try:
             self.send({"op": "tests", "tests": ctests})
         except OSError:
             raise Dirty()
+        self.ctests = ctests
 
     def _exact(self, n):
         buf = b""
@@ -674,6 +714,7 @@ def zygote_main(sock):
     os.closerange(3, sock.fileno())
     os.closerange(sock.fileno() + 1, 1 << 16)
     ctests = []
+    statuses = {}  # wait statuses of programs' processes reaped early
 
     def exact(n):
         buf = b""
@@ -694,6 +735,7 @@ def zygote_main(sock):
         if op == "tests":
             ctests = [c_test(t) for t in msg["tests"]]
         elif op == "spawn":
+            reap_into(statuses)
             rec_r, rec_w = os.pipe()
             ctl_r, ctl_w = os.pipe()
             pid = os.fork()
@@ -711,12 +753,29 @@ def zygote_main(sock):
             os.close(rec_r)
             os.close(ctl_w)
         elif op == "reap":
-            try:
-                _, st = os.waitpid(msg["pid"], 0)
-            except ChildProcessError:
-                st = None
+            st = statuses.pop(msg["pid"], None)
+            if st is None:
+                try:
+                    _, st = os.waitpid(msg["pid"], 0)
+                except ChildProcessError:
+                    st = None
             data = _dumps({"status": st}).encode()
             sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def reap_into(statuses):
+    """Reaps the zygote's ended children, keeping their wait statuses (a
+    bounded number) for the worker to ask about."""
+    while True:
+        try:
+            pid, st = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        if len(statuses) > 1024:
+            statuses.clear()
+        statuses[pid] = st
 
 
 def c_test(t):
@@ -805,34 +864,50 @@ class Test:
         self.prefetch = ()
 
 
+_compiled = {}
+
+
 def compile_tests(raw, allow_objects):
-    """Compiles each test once in the worker and decides who judges it."""
+    """Compiles each test in the worker and decides who judges it. The same
+    tests come in request after request (one problem's, for its many
+    programs): each is compiled once and kept."""
+    if len(_compiled) > 20000:
+        _compiled.clear()
     out = []
     for t in raw:
-        w = Test()
-        try:
-            w.setup = compile(t["setup"], "<setup>", "exec") if t.get("setup") else None
-            if allow_objects:
-                w.kind = "L"
-                if t.get("input"):
-                    w.legacy = (w.setup, compile(t["input"], "<input>", "eval"), compile(t["expected"], "<expected>", "eval"), None)
-                else:
-                    w.legacy = (w.setup, None, None, compile(t["code"], "<test>", "exec"))
-            elif t.get("trusted"):
-                w.kind = "T"
-                w.code = compile(t["code"], "<test>", "exec")
-                w.prefetch = literal_calls(t["code"])
-            else:
-                w.code = compile(t["code"], "<test>", "exec")
-                if t.get("input"):
-                    w.inp = compile(t["input"], "<input>", "eval")
-                    w.expected = expected_value(t["expected"], t.get("setup") or "")
-                    if w.expected is not None:
-                        w.kind = "A"
-        except BaseException as e:  # noqa: BLE001
-            w.bad = exc_name(e)
+        key = (allow_objects, bool(t.get("trusted")), t.get("setup"), t.get("code"), t.get("input"), t.get("expected"))
+        w = _compiled.get(key)
+        if w is None:
+            w = _compiled[key] = compile_test(t, allow_objects)
         out.append(w)
     return out
+
+
+def compile_test(t, allow_objects):
+    """Compiles one test (a Test, never changed afterwards)."""
+    w = Test()
+    try:
+        w.setup = compile(t["setup"], "<setup>", "exec") if t.get("setup") else None
+        if allow_objects:
+            w.kind = "L"
+            if t.get("input"):
+                w.legacy = (w.setup, compile(t["input"], "<input>", "eval"), compile(t["expected"], "<expected>", "eval"), None)
+            else:
+                w.legacy = (w.setup, None, None, compile(t["code"], "<test>", "exec"))
+        elif t.get("trusted"):
+            w.kind = "T"
+            w.code = compile(t["code"], "<test>", "exec")
+            w.prefetch = literal_calls(t["code"])
+        else:
+            w.code = compile(t["code"], "<test>", "exec")
+            if t.get("input"):
+                w.inp = compile(t["input"], "<input>", "eval")
+                w.expected = expected_value(t["expected"], t.get("setup") or "")
+                if w.expected is not None:
+                    w.kind = "A"
+    except BaseException as e:  # noqa: BLE001
+        w.bad = exc_name(e)
+    return w
 
 
 _expected_cache = {}
@@ -1269,7 +1344,8 @@ def run_program(program, tests, timeouts, limits, degrade):
                         start += 1
                         failure = "restart"
                         break
-                    sess.end()
+                    if start + 1 < len(tests):
+                        sess.end()  # (after the last test C is killed anyway)
                 rec["s"] = _perf() - t0
                 results[start] = rec
                 start += 1
@@ -1283,7 +1359,8 @@ def run_program(program, tests, timeouts, limits, degrade):
             failure = "died"
         os.close(rec_r)
         os.close(ctl_w)
-        status = kill_others(pid)
+        kill_others(pid)
+        status = ZYGOTE.reap(pid) if failure == "died" else None
         empty_tmp()  # a restarted process starts clean too (raises Dirty)
         if start >= len(tests):
             break

@@ -400,3 +400,51 @@ def f():
 		})
 	}
 }
+
+// TestSignalsHurtOnlyTheSender has a program signal the other processes of
+// its sandbox (the worker and the zygote the programs are forked from): the
+// programs after it must run as if nothing happened.
+func TestSignalsHurtOnlyTheSender(t *testing.T) {
+	tests := []Test{
+		{Code: "assert f() == 42", Input: "f()", Expected: "42"},
+		{Code: "def check(candidate):\n    assert candidate() == 42\ncheck(f)\n", Trusted: true},
+	}
+	targets := map[string]string{
+		"everyone":   "p != os.getpid()",
+		"its parent": "p == os.getppid()",
+	}
+	for _, sig := range []string{"SIGSTOP", "SIGKILL", "SIGTERM", "SIGUSR1", "SIGTSTP"} {
+		for target, cond := range targets {
+			t.Run(sig+" to "+target, func(t *testing.T) {
+				sender := fmt.Sprintf(`import os, signal
+def f():
+    n = 0
+    for p in [int(n) for n in os.listdir('/proc') if n.isdigit()]:
+        if %s:
+            try:
+                os.kill(p, signal.%s)
+                n += 1
+            except OSError:
+                pass
+    return 42 if n else -1
+`, cond, sig)
+				progs := []string{goodProgram, sender, goodProgram + "# 2\n", goodProgram + "# 3\n"}
+				p := newTestPool(t, Options{Workers: 1})
+				m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if v := m.Results[1][0].Value; v == "-1" {
+					t.Fatalf("the sender found no process to signal")
+				}
+				for _, i := range []int{0, 2, 3} {
+					for j, r := range m.Results[i] {
+						if r.Outcome != Pass {
+							t.Errorf("program %d, test %d: %v %q, want pass", i, j, r.Outcome, r.Exception)
+						}
+					}
+				}
+			})
+		}
+	}
+}
