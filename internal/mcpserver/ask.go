@@ -29,6 +29,10 @@ const (
 	maxAsked = 100
 )
 
+// MetaQuestion is the _meta key of an elicitation that carries the question
+// (an api.Question).
+const MetaQuestion = "ticoder/question"
+
 // Labels of the fixed answers offered through elicitation.
 const (
 	labelYes     = "yes"
@@ -90,7 +94,9 @@ func elicitParams(task api.Task, q api.Question, cs []choice, note string) *mcp.
 	if q.CanOutput {
 		schema.Properties["value"] = &jsonschema.Schema{Type: "string", Title: "It should return", Description: "Only with \"" + labelOther + "\": the value, as a Python literal such as 3, 'abc' or [1, 2]", MaxLength: ptr(maxValue)}
 	}
-	return &mcp.ElicitParams{Mode: "form", Message: b.String(), RequestedSchema: schema}
+	// The question itself rides along in _meta for clients that show it
+	// their own way.
+	return &mcp.ElicitParams{Mode: "form", Message: b.String(), RequestedSchema: schema, Meta: mcp.Meta{MetaQuestion: q}}
 }
 
 func ptr[T any](v T) *T { return &v }
