@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/mcpserver/mcptest"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -24,13 +26,27 @@ import (
 func TestClarifyElicitation(t *testing.T) {
 	pool := testutil.Pool(t)
 	s := newTestServer(t, pool, Options{})
-	for _, tc := range []struct{ demo, mode string }{
-		{"text_match", "passfail"},
-		{"median", "output"},
-		{"digit_sum", "output"},
+	for _, tc := range []struct {
+		demo, mode string
+		// buggy makes the human want what the demo's first buggy
+		// candidate does, so that some answers must give the value.
+		buggy bool
+	}{
+		{demo: "text_match", mode: "passfail"},
+		{demo: "median", mode: "output"},
+		{demo: "digit_sum", mode: "output"},
+		{demo: "second_largest", mode: "output"},
+		{demo: "rle_encode", mode: "output"},
+		{demo: "first_missing", mode: "output"},
+		{demo: "median", mode: "output", buggy: true},
+		{demo: "rle_encode", mode: "output", buggy: true},
 	} {
-		t.Run(tc.demo+"/"+tc.mode, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s/%s/buggy=%v", tc.demo, tc.mode, tc.buggy), func(t *testing.T) {
 			p := getDemo(t, tc.demo)
+			if tc.buggy {
+				i := slices.Index(p.CandidateLabels, demo.Buggy)
+				p.Reference = p.Candidates[i].Program
+			}
 			human := &mcptest.Human{Problem: p, Runner: pool, Output: tc.mode == "output"}
 			var (
 				mu       sync.Mutex
@@ -69,7 +85,13 @@ func TestClarifyElicitation(t *testing.T) {
 			if !r.Checked || !r.Passed || r.CodeFile != p.EntryPoint+".py" || !strings.Contains(r.Tests, "def test_") {
 				t.Errorf("result: checked %v passed %v failures %v, files %s %s, tests:\n%s", r.Checked, r.Passed, r.Failures, r.CodeFile, r.TestFile, r.Tests)
 			}
-			checkHidden(t, cs, p, r.Code)
+			if tc.buggy {
+				if !slices.ContainsFunc(r.Explanation, func(e string) bool { return strings.Contains(e, "it should return") }) {
+					t.Errorf("no answer gave the value: %q", r.Explanation)
+				}
+			} else {
+				checkHidden(t, cs, p, r.Code)
+			}
 			mu.Lock()
 			defer mu.Unlock()
 			if len(progress) < 2 || !slices.IsSorted(progress) || len(slices.Compact(slices.Clone(progress))) != len(progress) {
@@ -78,7 +100,6 @@ func TestClarifyElicitation(t *testing.T) {
 		})
 	}
 }
-
 
 // TestStepTools drives a session without elicitation, as an agent that
 // relays the questions: clarify returns the pending question, each answer

@@ -167,11 +167,11 @@ func (s *Server) finishTool(ctx context.Context, req *mcp.CallToolRequest, in Fi
 			return nil, Result{}, fmt.Errorf("candidate %d: give the index of one of the ranked candidates", cand)
 		}
 	}
-	cv.conv.Stop()
 	r, err := s.finish(ctx, req, cv, cand)
 	if err != nil {
-		return nil, Result{}, err
+		return nil, Result{}, err // the session goes on as it was
 	}
+	cv.conv.Stop()
 	return nil, *r, nil
 }
 
