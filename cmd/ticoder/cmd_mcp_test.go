@@ -78,7 +78,7 @@ func testMCPSDKClient(t *testing.T, cmd *exec.Cmd) {
 	for _, tool := range tools.Tools {
 		names = append(names, tool.Name)
 	}
-	if got := strings.Join(names, " "); got != "answer_question check_code clarify estimate_quality finish start_clarification undo" {
+	if got := strings.Join(names, " "); got != strings.Join(mcpTools, " ") {
 		t.Errorf("tools: %s", got)
 	}
 	for _, tc := range []struct {
@@ -359,5 +359,49 @@ func TestMCPHTTP(t *testing.T) {
 	cancel()
 	if err := testutil.Receive(t, done, time.Minute, "the HTTP server to stop"); err != nil {
 		t.Errorf("runMCP: %v", err)
+	}
+}
+
+// mcpTools are the tools ticoder mcp lists, in name order.
+var mcpTools = []string{"answer_question", "check_code", "clarify", "estimate_quality", "finish", "start_clarification", "undo"}
+
+// TestReadmeMCP keeps the README's MCP section true: every tool is named,
+// and every configuration snippet is valid JSON that starts ticoder mcp or
+// points at its /mcp endpoint.
+func TestReadmeMCP(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "### `ticoder mcp`")
+	if !ok {
+		t.Fatal("README has no section on ticoder mcp")
+	}
+	sec, _, _ = strings.Cut(sec, "\n### ")
+	for _, tool := range mcpTools {
+		if !strings.Contains(sec, "`"+tool+"`") {
+			t.Errorf("the README's MCP section does not name the tool %s", tool)
+		}
+	}
+	var snippets []string
+	for _, part := range strings.Split(sec, "```json\n")[1:] {
+		snippet, _, _ := strings.Cut(part, "```")
+		snippets = append(snippets, snippet)
+	}
+	for _, part := range strings.Split(sec, "`{")[1:] {
+		snippet, _, _ := strings.Cut(part, "}`")
+		snippets = append(snippets, "{"+snippet+"}")
+	}
+	if len(snippets) < 4 {
+		t.Fatalf("%d JSON snippets in the README's MCP section, want one per client and the HTTP form", len(snippets))
+	}
+	for _, s := range snippets {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			t.Errorf("README snippet is not JSON: %v\n%s", err, s)
+		}
+		if !strings.Contains(s, `"args": ["mcp"`) && !strings.Contains(s, `/mcp"`) {
+			t.Errorf("README snippet neither starts ticoder mcp nor points at /mcp:\n%s", s)
+		}
 	}
 }
