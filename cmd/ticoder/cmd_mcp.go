@@ -60,7 +60,11 @@ With --http the server answers only on loopback and only requests whose Host
 is localhost, 127.0.0.1, [::1] or its own address (or --allow-host), from no
 other web site's page, as serve does; --token or $TICODER_TOKEN (or
 --require-token) requires Authorization: Bearer TOKEN on every request, and
-an address off loopback requires a token (a random one is printed).`,
+an address off loopback requires a token (a random one is printed).
+
+EXIT STATUS of mcp: 0 the client closed stdin, or Ctrl-C stopped the HTTP
+server; 1 an error (the sandbox or the cache cannot start, the address is
+taken); 2 a usage error; 130 interrupted while serving stdio.`,
 		Example: `  ticoder mcp                                # stdio; the client starts it
   ticoder mcp --model ollama:qwen2.5-coder:7b --mode output
   ticoder mcp --http 127.0.0.1:8765          # then point the client at http://127.0.0.1:8765/mcp
