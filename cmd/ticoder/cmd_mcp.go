@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -89,19 +88,11 @@ func runMCP(ctx context.Context, g *globalOptions, o *mcpOptions, errw io.Writer
 	if o.http == "" && (o.token != "" || o.requireToken || len(o.allowHosts) > 0) {
 		return usagef("mcp: --token, --require-token and --allow-host go with --http")
 	}
-	opts, err := o.flags.options()
-	if err != nil {
-		return err
-	}
-	eng, err := openEngine(ctx, g, 0)
+	opts, eng, b, err := o.flags.open(ctx, g)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	b, err := o.flags.builder(g, eng)
-	if err != nil {
-		return err
-	}
 	srv, err := mcpserver.New(mcpserver.Options{
 		Builder: b, Runner: eng.Pool, Defaults: opts, WriteFiles: !o.noWrite, Logger: slog.Default(),
 	})
@@ -147,18 +138,5 @@ func serveMCPHTTP(ctx context.Context, o *mcpOptions, srv *mcpserver.Server, err
 		o.ready(url)
 	}
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
-	select {
-	case err := <-errc:
-		return fmt.Errorf("serve MCP: %w", err)
-	case <-ctx.Done():
-	}
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("shut down: %w", err)
-	}
-	fmt.Fprintln(errw, "ticoder: stopped")
-	return nil
+	return serveUntilDone(ctx, hs, ln, errw)
 }

@@ -32,14 +32,7 @@ const mcpWait = 3 * time.Minute
 // elicitation, sampling instead of a model, cancellation), and with a
 // plain process that writes JSON-RPC lines, as any client can.
 func TestMCPBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "ticoder")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildTicoder(t, t.TempDir())
 	command := func(t *testing.T, args ...string) *exec.Cmd {
 		cmd := exec.Command(bin, append([]string{"mcp", "--cache", filepath.Join(t.TempDir(), "cache.db")}, args...)...)
 		cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
