@@ -115,7 +115,7 @@ func (p *SamplingProvider) Generate(ctx context.Context, req llm.Request) (*llm.
 			}
 			c := llm.Choice{Text: text.Text, FinishReason: "stop"}
 			if len(c.Text) > maxSampleChars {
-				c.Text, c.FinishReason = c.Text[:maxSampleChars], "length"
+				c.Text, c.FinishReason = strings.ToValidUTF8(c.Text[:maxSampleChars], ""), "length"
 			}
 			if res.StopReason == "maxTokens" {
 				c.FinishReason = "length"

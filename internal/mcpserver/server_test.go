@@ -138,6 +138,11 @@ func TestToolsListed(t *testing.T) {
 	cs := connect(t, s, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	// The SDK's client asks for the newest protocol first and falls back to
+	// the newest the server speaks, in which it may elicit mid-call.
+	if v := cs.InitializeResult().ProtocolVersion; v != protocolVersions[0] {
+		t.Errorf("negotiated protocol %s, want %s", v, protocolVersions[0])
+	}
 	res, err := cs.ListTools(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
