@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/ticoder/ticoder/internal/mcpserver"
@@ -101,7 +100,7 @@ func runMCP(ctx context.Context, g *globalOptions, o *mcpOptions, errw io.Writer
 	}
 	if o.http == "" {
 		slog.Debug("serving MCP on stdio")
-		return srv.Run(ctx, &mcp.StdioTransport{})
+		return srv.Run(ctx, mcpserver.StdioTransport())
 	}
 	return serveMCPHTTP(ctx, o, srv, errw)
 }

@@ -42,6 +42,42 @@ func TestMCPBinary(t *testing.T) {
 	t.Run("sdk client", func(t *testing.T) { testMCPSDKClient(t, command(t)) })
 	t.Run("scripted json-rpc", func(t *testing.T) { testMCPScripted(t, command(t)) })
 	t.Run("cancel", func(t *testing.T) { testMCPCancel(t, command(t)) })
+	t.Run("piped", func(t *testing.T) { testMCPPiped(t, command) })
+}
+
+// testMCPPiped writes every request at once and closes stdin, as
+// printf … | ticoder mcp does: each request is still answered. A client
+// that offers elicitation but has gone away cannot be asked: the server
+// then ends instead of waiting for it.
+func testMCPPiped(t *testing.T, command func(t *testing.T, args ...string) *exec.Cmd) {
+	const initialize = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":%s,"clientInfo":{"name":"sh","version":"0"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"clarify","arguments":{"demo":"text_match"}}}
+`
+	for _, tc := range []struct {
+		name, caps string
+		want       []string
+	}{
+		{"no elicitation", `{}`, []string{`"id":1,"result"`, `"id":2,"result"`, `"id":3,"result"`, `\"pending\"`}},
+		{"elicitation", `{"elicitation":{}}`, []string{`"id":1,"result"`, `"id":2,"result"`, `"method":"elicitation/create"`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := command(t)
+			cmd.Stdin = strings.NewReader(fmt.Sprintf(initialize, tc.caps))
+			done := make(chan []byte, 1)
+			go func() {
+				out, _ := cmd.Output()
+				done <- out
+			}()
+			out := string(testutil.Receive(t, done, mcpWait, "ticoder mcp to answer and exit"))
+			for _, w := range tc.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("the output lacks %s:\n%s\nstderr:\n%s", w, out, cmd.Stderr)
+				}
+			}
+		})
+	}
 }
 
 // testMCPSDKClient connects the SDK's client to the binary over stdio.
