@@ -117,7 +117,8 @@ func serveMCPHTTP(ctx context.Context, o *mcpOptions, srv *mcpserver.Server, err
 	if err != nil {
 		return err
 	}
-	h, err := server.Protect(srv.HTTPHandler(30*time.Minute), acc.token, acc.allowHosts, slog.Default())
+	h, err := server.Protect(srv.HTTPHandler(30*time.Minute), acc.token,
+		"send the header Authorization: Bearer TOKEN with the token that ticoder mcp printed when it started (or its --token)", acc.allowHosts, slog.Default())
 	if err != nil {
 		return err
 	}

@@ -434,3 +434,58 @@ func TestReadmeMCP(t *testing.T) {
 		}
 	}
 }
+
+// bearer adds an Authorization header to every request.
+type bearer struct {
+	token string
+	next  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.next.RoundTrip(r)
+}
+
+// TestMCPHTTPToken: with --token every request needs it, as with serve.
+func TestMCPHTTPToken(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const token = "mcp-test-token-0123456789"
+	urls := make(chan string, 1)
+	o := &mcpOptions{http: "127.0.0.1:0", token: token, ready: func(u string) { urls <- u }}
+	o.flags = interactFlags{mode: "passfail", selectBy: "infogain", rankBy: "codet", questions: "both", timeout: 5 * time.Second}
+	g := &globalOptions{cachePath: filepath.Join(t.TempDir(), "cache.db")}
+	done := make(chan error, 1)
+	go func() { done <- runMCP(ctx, g, o, io.Discard) }()
+	url := testutil.Receive(t, urls, mcpWait, "the HTTP server to listen")
+	cctx, ccancel := context.WithTimeout(ctx, mcpWait)
+	defer ccancel()
+	for _, tc := range []struct {
+		name  string
+		token string
+		ok    bool
+	}{
+		{"no token", "", false},
+		{"wrong token", "mcp-test-token-wrong-0000", false},
+		{"token", token, true},
+	} {
+		hc := &http.Client{Transport: http.DefaultTransport}
+		if tc.token != "" {
+			hc.Transport = bearer{tc.token, http.DefaultTransport}
+		}
+		client := mcp.NewClient(&mcp.Implementation{Name: "ticoder-test", Version: "0"}, nil)
+		cs, err := client.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1}, nil)
+		if err == nil {
+			_, err = cs.ListTools(cctx, nil)
+			cs.Close()
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	cancel()
+	if err := testutil.Receive(t, done, time.Minute, "the HTTP server to stop"); err != nil {
+		t.Errorf("runMCP: %v", err)
+	}
+}

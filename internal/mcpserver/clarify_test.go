@@ -255,3 +255,25 @@ func TestCancel(t *testing.T) {
 		t.Errorf("after a cancelled call the server does not serve: %q %+v", msg, st)
 	}
 }
+
+// TestClarifyDeclined: a human who declines the first question ends the
+// questions; clarify still returns the best-ranked code, with no answer to
+// explain, and says why the questions ended.
+func TestClarifyDeclined(t *testing.T) {
+	s := newTestServer(t, testutil.Pool(t), Options{})
+	for _, action := range []string{"decline", "cancel"} {
+		t.Run(action, func(t *testing.T) {
+			cs := connect(t, s, &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				return &mcp.ElicitResult{Action: action}, nil
+			}})
+			var out ClarifyOutput
+			if msg := call(t, cs, "clarify", SourceInput{Demo: "median"}, &out); msg != "" {
+				t.Fatal(msg)
+			}
+			r := out.Result
+			if r == nil || len(r.Explanation) != 0 || !strings.Contains(r.Stop, "ended the questions") || !strings.Contains(r.Code, "def median") || len(r.Ranked) == 0 {
+				t.Errorf("after %s: %+v", action, out)
+			}
+		})
+	}
+}

@@ -75,10 +75,13 @@ type guard struct {
 	// names are extra host names accepted on the server's port; pairs are
 	// host:port values accepted as they are. Both are lower case.
 	names, pairs map[string]bool
+	// tokenHint says where to find the token, in messages.
+	tokenHint string
 }
 
 func newGuard(token string, allow []string) (*guard, error) {
-	g := &guard{names: map[string]bool{}, pairs: map[string]bool{}}
+	g := &guard{names: map[string]bool{}, pairs: map[string]bool{},
+		tokenHint: "open the address with ?token=… that ticoder serve printed when it started"}
 	if token != "" {
 		if err := ValidToken(token); err != nil {
 			return nil, err
@@ -125,7 +128,7 @@ func (g *guard) checkAs(r *http.Request, api bool) (login bool, err error) {
 	if g.hasToken && !api && !unsafe && r.URL.Query().Has(tokenParam) {
 		// Opening the page with ?token= logs in, even over an old cookie.
 		if !g.valid(r.URL.Query().Get(tokenParam)) {
-			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w in the address: open the address with ?token=… that ticoder serve printed when it started", errBadToken))
+			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w in the address: %s", errBadToken, g.tokenHint))
 		}
 		return true, nil
 	}
@@ -133,9 +136,9 @@ func (g *guard) checkAs(r *http.Request, api bool) (login bool, err error) {
 		tok, from := requestToken(r, local.Port())
 		switch {
 		case from == "":
-			return false, withStatus(http.StatusUnauthorized, fmt.Errorf("%w: open the address with ?token=… that ticoder serve printed when it started, or send the header Authorization: Bearer TOKEN", errNeedToken))
+			return false, withStatus(http.StatusUnauthorized, fmt.Errorf("%w: %s, or send the header Authorization: Bearer TOKEN", errNeedToken, g.tokenHint))
 		case !g.valid(tok):
-			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w (from the %s): open the address with ?token=… that ticoder serve printed when it started", errBadToken, from))
+			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w (from the %s): %s", errBadToken, from, g.tokenHint))
 		}
 	}
 	if api && unsafe && (r.Method != http.MethodDelete || r.ContentLength != 0) {
@@ -285,12 +288,14 @@ func (s *Server) protect(next http.Handler) http.Handler {
 // sends one, and, when token is set, the token on every request
 // (Authorization: Bearer TOKEN); without a token only loopback connections
 // are served. A refused request gets a 4xx status and a one-line message
-// and is logged to log. It is an error if token is not a ValidToken.
-func Protect(next http.Handler, token string, allowHosts []string, log *slog.Logger) (http.Handler, error) {
+// (tokenHint says where the token is to be found) and is logged to log. It
+// is an error if token is not a ValidToken.
+func Protect(next http.Handler, token, tokenHint string, allowHosts []string, log *slog.Logger) (http.Handler, error) {
 	g, err := newGuard(token, allowHosts)
 	if err != nil {
 		return nil, err
 	}
+	g.tokenHint = tokenHint
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if _, err := g.checkAs(r, true); err != nil {
 			log.Warn("request refused", "method", r.Method, "path", r.URL.Path, "host", r.Host,
