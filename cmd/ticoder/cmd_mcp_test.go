@@ -135,6 +135,16 @@ func testMCPSDKClient(t *testing.T, cmd *exec.Cmd) {
 	if calls := model.Calls(); calls["code"] != len(p.Candidates) || calls["tests"] != 4 {
 		t.Errorf("sampling requests: %v", calls)
 	}
+	// Bad arguments are tool errors with a message; the server goes on.
+	for _, args := range []map[string]any{{}, {"demo": "nope"}, {"demo": 7}, {"stub": "def f(:"}} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "clarify", Arguments: args})
+		if err != nil || !res.IsError || len(res.Content) == 0 {
+			t.Errorf("clarify %v: %v %+v", args, err, res)
+		}
+	}
+	if err := cs.Ping(ctx, nil); err != nil {
+		t.Errorf("the server stopped after bad arguments: %v", err)
+	}
 }
 
 // testMCPScripted drives the binary with JSON-RPC lines from a plain
