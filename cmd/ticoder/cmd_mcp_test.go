@@ -65,12 +65,18 @@ func testMCPPiped(t *testing.T, command func(t *testing.T, args ...string) *exec
 		t.Run(tc.name, func(t *testing.T) {
 			cmd := command(t)
 			cmd.Stdin = strings.NewReader(fmt.Sprintf(initialize, tc.caps))
-			done := make(chan []byte, 1)
-			go func() {
-				out, _ := cmd.Output()
-				done <- out
-			}()
-			out := string(testutil.Receive(t, done, mcpWait, "ticoder mcp to answer and exit"))
+			var stdout syncBuffer
+			cmd.Stdout = &stdout
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill() })
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			if err := testutil.Receive(t, done, mcpWait, "ticoder mcp to answer and exit"); err != nil {
+				t.Errorf("exit: %v", err)
+			}
+			out := stdout.String()
 			for _, w := range tc.want {
 				if !strings.Contains(out, w) {
 					t.Errorf("the output lacks %s:\n%s\nstderr:\n%s", w, out, cmd.Stderr)
