@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -157,8 +156,56 @@ func testMCPSDKClient(t *testing.T, cmd *exec.Cmd) {
 // process: initialize, tools/list, tools/call through a whole session, a
 // protocol error, and the end of input.
 func testMCPScripted(t *testing.T, cmd *exec.Cmd) {
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
+	c := startLines(t, cmd)
+	init := c.rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "sh", "version": "0"}})
+	if v := fmt.Sprint(init["result"].(map[string]any)["protocolVersion"]); v != "2025-06-18" {
+		t.Errorf("protocol version %s", v)
+	}
+	if _, err := io.WriteString(c.stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	tools := c.rpc("tools/list", map[string]any{})["result"].(map[string]any)["tools"].([]any)
+	if len(tools) != len(mcpTools) {
+		t.Errorf("%d tools", len(tools))
+	}
+	if e := c.rpc("no/such/method", map[string]any{})["error"]; e == nil {
+		t.Errorf("an unknown method is not an error")
+	}
+	st := c.tool("start_clarification", map[string]any{"demo": "count_vowels"})
+	sid := st["session_id"]
+	for i := 0; st["question"] != nil; i++ {
+		if i > 30 {
+			t.Fatal("more than 30 questions")
+		}
+		q := st["question"].(map[string]any)
+		st = c.tool("answer_question", map[string]any{"session_id": sid, "question": q["test"], "answer": "yes"})
+	}
+	fin := c.tool("finish", map[string]any{"session_id": sid})
+	if fin["code_file"] != "count_vowels.py" || !strings.Contains(fmt.Sprint(fin["code"]), "def count_vowels") || fin["passed"] != true {
+		t.Errorf("finish: %v", fin)
+	}
+	c.stdin.Close()
+	if err := testutil.Receive(t, c.exited, time.Minute, "ticoder mcp to exit at the end of its input"); err != nil {
+		t.Errorf("exit: %v\n%s", err, cmd.Stderr)
+	}
+}
+
+// lineClient speaks JSON-RPC to a process, one message a line, as the
+// plainest client would.
+type lineClient struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	lines  chan map[string]any
+	exited chan error
+	id     int
+}
+
+// startLines starts cmd and reads its stdout line by line.
+func startLines(t *testing.T, cmd *exec.Cmd) *lineClient {
+	c := &lineClient{t: t, cmd: cmd, lines: make(chan map[string]any, 64), exited: make(chan error, 1)}
+	var err error
+	if c.stdin, err = cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
 	}
 	stdout, err := cmd.StdoutPipe()
@@ -168,10 +215,8 @@ func testMCPScripted(t *testing.T, cmd *exec.Cmd) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { c.exited <- cmd.Wait() }()
 	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	lines := make(chan map[string]any, 64)
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(nil, 16<<20)
@@ -180,73 +225,45 @@ func testMCPScripted(t *testing.T, cmd *exec.Cmd) {
 			if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 				m = map[string]any{"unparsable": sc.Text()}
 			}
-			lines <- m
+			c.lines <- m
 		}
-		close(lines)
+		close(c.lines)
 	}()
-	id := 0
-	// rpc sends a request and returns its response, skipping notifications.
-	rpc := func(method string, params any) map[string]any {
-		t.Helper()
-		id++
-		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
-		if _, err := stdin.Write(append(msg, '\n')); err != nil {
-			t.Fatal(err)
+	return c
+}
+
+// rpc sends a request and returns its response, skipping notifications.
+func (c *lineClient) rpc(method string, params any) map[string]any {
+	c.t.Helper()
+	c.id++
+	msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": c.id, "method": method, "params": params})
+	if _, err := c.stdin.Write(append(msg, '\n')); err != nil {
+		c.t.Fatal(err)
+	}
+	for {
+		m := testutil.Receive(c.t, c.lines, mcpWait, "the response to "+method)
+		if m == nil {
+			c.t.Fatalf("stdout ended before the response to %s\n%s", method, c.cmd.Stderr)
 		}
-		for {
-			m := testutil.Receive(t, lines, mcpWait, "the response to "+method)
-			if m == nil {
-				t.Fatalf("stdout ended before the response to %s\n%s", method, cmd.Stderr)
-			}
-			if m["unparsable"] != nil {
-				t.Fatalf("stdout has a line that is not JSON: %q", m["unparsable"])
-			}
-			if m["id"] == float64(id) {
-				return m
-			}
+		if m["unparsable"] != nil {
+			c.t.Fatalf("stdout has a line that is not JSON: %q", m["unparsable"])
+		}
+		if m["id"] == float64(c.id) {
+			return m
 		}
 	}
-	// result returns a tools/call's structured result.
-	result := func(m map[string]any) map[string]any {
-		t.Helper()
-		r, _ := m["result"].(map[string]any)
-		if r == nil || r["isError"] == true {
-			t.Fatalf("tool call failed: %v", m)
-		}
-		sc, _ := r["structuredContent"].(map[string]any)
-		return sc
+}
+
+// tool calls a tool and returns its structured result.
+func (c *lineClient) tool(name string, args map[string]any) map[string]any {
+	c.t.Helper()
+	m := c.rpc("tools/call", map[string]any{"name": name, "arguments": args})
+	r, _ := m["result"].(map[string]any)
+	if r == nil || r["isError"] == true {
+		c.t.Fatalf("%s failed: %v", name, m)
 	}
-	init := rpc("initialize", map[string]any{"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "sh", "version": "0"}})
-	if v := fmt.Sprint(init["result"].(map[string]any)["protocolVersion"]); v != "2025-06-18" {
-		t.Errorf("protocol version %s", v)
-	}
-	if _, err := io.WriteString(stdin, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
-		t.Fatal(err)
-	}
-	tools := rpc("tools/list", map[string]any{})["result"].(map[string]any)["tools"].([]any)
-	if len(tools) != 7 {
-		t.Errorf("%d tools", len(tools))
-	}
-	if e := rpc("no/such/method", map[string]any{})["error"]; e == nil {
-		t.Errorf("an unknown method is not an error")
-	}
-	st := result(rpc("tools/call", map[string]any{"name": "start_clarification", "arguments": map[string]any{"demo": "count_vowels"}}))
-	sid := st["session_id"]
-	for i := 0; st["question"] != nil; i++ {
-		if i > 30 {
-			t.Fatal("more than 30 questions")
-		}
-		q := st["question"].(map[string]any)
-		st = result(rpc("tools/call", map[string]any{"name": "answer_question", "arguments": map[string]any{"session_id": sid, "question": q["test"], "answer": "yes"}}))
-	}
-	fin := result(rpc("tools/call", map[string]any{"name": "finish", "arguments": map[string]any{"session_id": sid}}))
-	if fin["code_file"] != "count_vowels.py" || !strings.Contains(fmt.Sprint(fin["code"]), "def count_vowels") || fin["passed"] != true {
-		t.Errorf("finish: %v", fin)
-	}
-	stdin.Close()
-	if err := testutil.Receive(t, exited, time.Minute, "ticoder mcp to exit at the end of its input"); err != nil {
-		t.Errorf("exit: %v\n%s", err, cmd.Stderr)
-	}
+	sc, _ := r["structuredContent"].(map[string]any)
+	return sc
 }
 
 // testMCPCancel cancels a check_code call whose code loops forever (the
@@ -339,74 +356,6 @@ func running(pid int) []int {
 	return out
 }
 
-// TestMCPHTTP serves `ticoder mcp --http` in the test and reaches it with
-// the SDK's Streamable HTTP client; requests for another host or from
-// another site's page are refused, as serve refuses them.
-func TestMCPHTTP(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	urls := make(chan string, 1)
-	o := &mcpOptions{http: "127.0.0.1:0", ready: func(u string) { urls <- u }}
-	o.flags = interactFlags{mode: "passfail", selectBy: "infogain", rankBy: "codet", questions: "both", timeout: 5 * time.Second}
-	g := &globalOptions{cachePath: filepath.Join(t.TempDir(), "cache.db")}
-	done := make(chan error, 1)
-	go func() { done <- runMCP(ctx, g, o, io.Discard) }()
-	url := testutil.Receive(t, urls, mcpWait, "the HTTP server to listen")
-	if !strings.HasSuffix(url, "/mcp") {
-		t.Fatalf("url %s", url)
-	}
-
-	pool := testutil.Pool(t)
-	p, err := demo.Get("second_largest")
-	if err != nil {
-		t.Fatal(err)
-	}
-	human := &mcptest.Human{Problem: p, Runner: pool}
-	client := mcp.NewClient(&mcp.Implementation{Name: "ticoder-test", Version: "0"}, &mcp.ClientOptions{ElicitationHandler: human.Elicit})
-	cctx, ccancel := context.WithTimeout(ctx, mcpWait)
-	defer ccancel()
-	cs, err := client.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cs.CallTool(cctx, &mcp.CallToolParams{Name: "clarify", Arguments: mcpserver.SourceInput{Demo: p.Name}})
-	if err != nil || res.IsError || !strings.Contains(fmt.Sprint(res.StructuredContent), "passed:true") {
-		t.Errorf("clarify over HTTP: %v %+v", err, res)
-	}
-	cs.Close()
-
-	for _, tc := range []struct {
-		name, host, origin string
-		status             int
-	}{
-		{"foreign host", "evil.example:80", "", http.StatusForbidden},
-		{"foreign origin", "", "http://evil.example", http.StatusForbidden},
-	} {
-		req, _ := http.NewRequestWithContext(cctx, http.MethodPost, url, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if tc.host != "" {
-			req.Host = tc.host
-		}
-		if tc.origin != "" {
-			req.Header.Set("Origin", tc.origin)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if resp.StatusCode != tc.status || !strings.Contains(string(body), "ticoder:") {
-			t.Errorf("%s: %d %s", tc.name, resp.StatusCode, body)
-		}
-	}
-	cancel()
-	if err := testutil.Receive(t, done, time.Minute, "the HTTP server to stop"); err != nil {
-		t.Errorf("runMCP: %v", err)
-	}
-}
-
 // mcpTools are the tools ticoder mcp lists, in name order.
 var mcpTools = []string{"answer_question", "check_code", "clarify", "estimate_quality", "finish", "start_clarification", "undo"}
 
@@ -448,60 +397,5 @@ func TestReadmeMCP(t *testing.T) {
 		if !strings.Contains(s, `"args": ["mcp"`) && !strings.Contains(s, `/mcp"`) {
 			t.Errorf("README snippet neither starts ticoder mcp nor points at /mcp:\n%s", s)
 		}
-	}
-}
-
-// bearer adds an Authorization header to every request.
-type bearer struct {
-	token string
-	next  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.next.RoundTrip(r)
-}
-
-// TestMCPHTTPToken: with --token every request needs it, as with serve.
-func TestMCPHTTPToken(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	const token = "mcp-test-token-0123456789"
-	urls := make(chan string, 1)
-	o := &mcpOptions{http: "127.0.0.1:0", token: token, ready: func(u string) { urls <- u }}
-	o.flags = interactFlags{mode: "passfail", selectBy: "infogain", rankBy: "codet", questions: "both", timeout: 5 * time.Second}
-	g := &globalOptions{cachePath: filepath.Join(t.TempDir(), "cache.db")}
-	done := make(chan error, 1)
-	go func() { done <- runMCP(ctx, g, o, io.Discard) }()
-	url := testutil.Receive(t, urls, mcpWait, "the HTTP server to listen")
-	cctx, ccancel := context.WithTimeout(ctx, mcpWait)
-	defer ccancel()
-	for _, tc := range []struct {
-		name  string
-		token string
-		ok    bool
-	}{
-		{"no token", "", false},
-		{"wrong token", "mcp-test-token-wrong-0000", false},
-		{"token", token, true},
-	} {
-		hc := &http.Client{Transport: http.DefaultTransport}
-		if tc.token != "" {
-			hc.Transport = bearer{tc.token, http.DefaultTransport}
-		}
-		client := mcp.NewClient(&mcp.Implementation{Name: "ticoder-test", Version: "0"}, nil)
-		cs, err := client.Connect(cctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc, MaxRetries: -1}, nil)
-		if err == nil {
-			_, err = cs.ListTools(cctx, nil)
-			cs.Close()
-		}
-		if (err == nil) != tc.ok {
-			t.Errorf("%s: %v", tc.name, err)
-		}
-	}
-	cancel()
-	if err := testutil.Receive(t, done, time.Minute, "the HTTP server to stop"); err != nil {
-		t.Errorf("runMCP: %v", err)
 	}
 }
