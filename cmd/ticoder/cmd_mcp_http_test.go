@@ -24,13 +24,7 @@ import (
 func TestMCPHTTP(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	urls := make(chan string, 1)
-	o := &mcpOptions{http: "127.0.0.1:0", ready: func(u string) { urls <- u }}
-	o.flags = interactFlags{mode: "passfail", selectBy: "infogain", rankBy: "codet", questions: "both", timeout: 5 * time.Second}
-	g := &globalOptions{cachePath: filepath.Join(t.TempDir(), "cache.db")}
-	done := make(chan error, 1)
-	go func() { done <- runMCP(ctx, g, o, io.Discard) }()
-	url := testutil.Receive(t, urls, mcpWait, "the HTTP server to listen")
+	url, done := startMCPHTTP(ctx, t, &mcpOptions{http: "127.0.0.1:0"})
 	if !strings.HasSuffix(url, "/mcp") {
 		t.Fatalf("url %s", url)
 	}
@@ -103,13 +97,7 @@ func TestMCPHTTPToken(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const token = "mcp-test-token-0123456789"
-	urls := make(chan string, 1)
-	o := &mcpOptions{http: "127.0.0.1:0", token: token, ready: func(u string) { urls <- u }}
-	o.flags = interactFlags{mode: "passfail", selectBy: "infogain", rankBy: "codet", questions: "both", timeout: 5 * time.Second}
-	g := &globalOptions{cachePath: filepath.Join(t.TempDir(), "cache.db")}
-	done := make(chan error, 1)
-	go func() { done <- runMCP(ctx, g, o, io.Discard) }()
-	url := testutil.Receive(t, urls, mcpWait, "the HTTP server to listen")
+	url, done := startMCPHTTP(ctx, t, &mcpOptions{http: "127.0.0.1:0", token: token})
 	cctx, ccancel := context.WithTimeout(ctx, mcpWait)
 	defer ccancel()
 	for _, tc := range []struct {
@@ -139,4 +127,18 @@ func TestMCPHTTPToken(t *testing.T) {
 	if err := testutil.Receive(t, done, time.Minute, "the HTTP server to stop"); err != nil {
 		t.Errorf("runMCP: %v", err)
 	}
+}
+
+// startMCPHTTP runs `ticoder mcp` with o (and the default session flags)
+// until ctx ends; it returns the endpoint's URL and where runMCP's error
+// will come.
+func startMCPHTTP(ctx context.Context, t *testing.T, o *mcpOptions) (string, <-chan error) {
+	t.Helper()
+	urls := make(chan string, 1)
+	o.ready = func(u string) { urls <- u }
+	o.flags = interactFlags{mode: "passfail", selectBy: "infogain", rankBy: "codet", questions: "both", timeout: 5 * time.Second}
+	g := &globalOptions{cachePath: filepath.Join(t.TempDir(), "cache.db")}
+	done := make(chan error, 1)
+	go func() { done <- runMCP(ctx, g, o, io.Discard) }()
+	return testutil.Receive(t, urls, mcpWait, "the HTTP server to listen"), done
 }
