@@ -92,6 +92,25 @@ func (f *interactFlags) builder(g *globalOptions, eng *engine) (*interact.Builde
 	return b, nil
 }
 
+// open checks the flags, opens the execution engine (the caller closes
+// it) and returns the session options and the builder on it.
+func (f *interactFlags) open(ctx context.Context, g *globalOptions) (interact.Options, *engine, *interact.Builder, error) {
+	opts, err := f.options()
+	if err != nil {
+		return opts, nil, nil, err
+	}
+	eng, err := openEngine(ctx, g, 0)
+	if err != nil {
+		return opts, nil, nil, err
+	}
+	b, err := f.builder(g, eng)
+	if err != nil {
+		eng.Close()
+		return opts, nil, nil, err
+	}
+	return opts, eng, b, nil
+}
+
 // runOptions are the flags of `ticoder run`.
 type runOptions struct {
 	demo      string

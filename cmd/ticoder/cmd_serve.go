@@ -94,19 +94,11 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	if o.demo && o.flags.model != "" {
 		return usagef("serve: --demo offers only the built-in demos; drop --demo to use --model %s", o.flags.model)
 	}
-	opts, err := o.flags.options()
-	if err != nil {
-		return err
-	}
-	eng, err := openEngine(ctx, g, 0)
+	opts, eng, b, err := o.flags.open(ctx, g)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
-	b, err := o.flags.builder(g, eng)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another ticoder serve running? choose another --addr)", o.addr, err)
@@ -136,6 +128,12 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	// No WriteTimeout: creating a session may wait minutes for the model.
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
+	return serveUntilDone(ctx, hs, ln, errw)
+}
+
+// serveUntilDone serves hs on ln until ctx ends (Ctrl-C), then shuts it
+// down gracefully and says so on errw.
+func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw io.Writer) error {
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {

@@ -119,6 +119,7 @@ pass@k of sample files, and estimates code quality without tests.
 		batch(newQECommand(g)),
 		newRunCommand(g),
 		newServeCommand(g),
+		newMCPCommand(g),
 	)
 	usageErrors(root)
 	return root

@@ -20,14 +20,8 @@ func TestRunTerminal80x24(t *testing.T) {
 	if err != nil {
 		t.Skip("tmux is not installed (apt-get install tmux)")
 	}
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ticoder")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildTicoder(t, dir)
 	out := filepath.Join(dir, "out")
 	socket := filepath.Join(dir, "tmux.sock")
 	run := func(args ...string) string {
@@ -91,4 +85,18 @@ func TestRunTerminal80x24(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "test_text_match.py")); err != nil {
 		t.Errorf("after enter: %v\n%s", err, s)
 	}
+}
+
+// buildTicoder builds the binary into dir and returns its path; it skips
+// the test with -short.
+func buildTicoder(t *testing.T, dir string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(dir, "ticoder")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
 }

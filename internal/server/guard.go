@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"mime"
 	"net"
 	"net/http"
@@ -74,10 +75,13 @@ type guard struct {
 	// names are extra host names accepted on the server's port; pairs are
 	// host:port values accepted as they are. Both are lower case.
 	names, pairs map[string]bool
+	// tokenHint says where to find the token, in messages.
+	tokenHint string
 }
 
 func newGuard(token string, allow []string) (*guard, error) {
-	g := &guard{names: map[string]bool{}, pairs: map[string]bool{}}
+	g := &guard{names: map[string]bool{}, pairs: map[string]bool{},
+		tokenHint: "open the address with ?token=… that ticoder serve printed when it started"}
 	if token != "" {
 		if err := ValidToken(token); err != nil {
 			return nil, err
@@ -101,11 +105,16 @@ func newGuard(token string, allow []string) (*guard, error) {
 // check returns why r must be refused, or nil. It also reports whether r
 // opens the page with a valid ?token=, which the caller turns into a cookie.
 func (g *guard) check(r *http.Request) (login bool, err error) {
+	return g.checkAs(r, strings.HasPrefix(r.URL.Path, "/api/"))
+}
+
+// checkAs is check with api saying whether r is an API request (which
+// needs the token, when there is one) rather than one for the page.
+func (g *guard) checkAs(r *http.Request, api bool) (login bool, err error) {
 	local := localAddr(r)
 	if err := g.checkHost(r.Host, local); err != nil {
 		return false, err
 	}
-	api := strings.HasPrefix(r.URL.Path, "/api/")
 	unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead
 	if o := r.Header.Get("Origin"); o != "" && !strings.EqualFold(o, "http://"+r.Host) {
 		return false, withStatus(http.StatusForbidden, fmt.Errorf("%w: the request comes from a page of %s, not from this server's own page (http://%s)", errCrossOrigin, o, r.Host))
@@ -119,7 +128,7 @@ func (g *guard) check(r *http.Request) (login bool, err error) {
 	if g.hasToken && !api && !unsafe && r.URL.Query().Has(tokenParam) {
 		// Opening the page with ?token= logs in, even over an old cookie.
 		if !g.valid(r.URL.Query().Get(tokenParam)) {
-			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w in the address: open the address with ?token=… that ticoder serve printed when it started", errBadToken))
+			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w in the address: %s", errBadToken, g.tokenHint))
 		}
 		return true, nil
 	}
@@ -127,12 +136,12 @@ func (g *guard) check(r *http.Request) (login bool, err error) {
 		tok, from := requestToken(r, local.Port())
 		switch {
 		case from == "":
-			return false, withStatus(http.StatusUnauthorized, fmt.Errorf("%w: open the address with ?token=… that ticoder serve printed when it started, or send the header Authorization: Bearer TOKEN", errNeedToken))
+			return false, withStatus(http.StatusUnauthorized, fmt.Errorf("%w: %s, or send the header Authorization: Bearer TOKEN", errNeedToken, g.tokenHint))
 		case !g.valid(tok):
-			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w (from the %s): open the address with ?token=… that ticoder serve printed when it started", errBadToken, from))
+			return false, withStatus(http.StatusForbidden, fmt.Errorf("%w (from the %s): %s", errBadToken, from, g.tokenHint))
 		}
 	}
-	if api && unsafe {
+	if api && unsafe && (r.Method != http.MethodDelete || r.ContentLength != 0) {
 		mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 		if err != nil || mt != "application/json" {
 			return false, withStatus(http.StatusUnsupportedMediaType, fmt.Errorf("%w (got %q)", errNotJSON, r.Header.Get("Content-Type")))
@@ -269,4 +278,32 @@ func (s *Server) protect(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Protect wraps next, an HTTP API served apart from the web page (such as
+// `ticoder mcp --http`), with the checks every /api/ request passes: the
+// Host rules against DNS rebinding (localhost, 127.0.0.1, [::1] or the
+// listening address on its port, or a name in allowHosts), other web sites'
+// pages refused (Origin, Sec-Fetch-Site), a JSON body on every request that
+// sends one, and, when token is set, the token on every request
+// (Authorization: Bearer TOKEN); without a token only loopback connections
+// are served. A refused request gets a 4xx status and a one-line message
+// (tokenHint says where the token is to be found) and is logged to log. It
+// is an error if token is not a ValidToken.
+func Protect(next http.Handler, token, tokenHint string, allowHosts []string, log *slog.Logger) (http.Handler, error) {
+	g, err := newGuard(token, allowHosts)
+	if err != nil {
+		return nil, err
+	}
+	g.tokenHint = tokenHint
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, err := g.checkAs(r, true); err != nil {
+			log.Warn("request refused", "method", r.Method, "path", r.URL.Path, "host", r.Host,
+				"origin", r.Header.Get("Origin"), "remote", r.RemoteAddr, "err", err)
+			w.Header().Set("Cache-Control", "no-store")
+			http.Error(w, "ticoder: "+err.Error(), statusOf(err))
+			return
+		}
+		next.ServeHTTP(w, r)
+	}), nil
 }
