@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/natsexec"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
@@ -24,6 +25,8 @@ type globalOptions struct {
 	unsafe    bool
 	// cpuProfile, if set, receives a Go CPU profile of the run.
 	cpuProfile string
+	// nats, with a URL, sends sandboxed work to ticoder workers.
+	nats natsexec.ConnectOptions
 	// logs is the log handler the command runs with (nil before it runs).
 	logs *logHandler
 }
@@ -109,6 +112,9 @@ pass@k of sample files, and estimates code quality without tests.
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log more detail on stderr, and every repeat of a warning")
 	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a Go CPU profile to this file")
 	_ = pf.MarkHidden("cpuprofile")
+	pf.StringVar(&g.nats.URL, "nats", "", "run sandboxed work on ticoder workers through this NATS server, e.g. nats://127.0.0.1:4222 (default $TICODER_NATS; token in $TICODER_NATS_TOKEN; see `ticoder broker`, `ticoder worker`)")
+	pf.StringVar(&g.nats.Creds, "nats-creds", "", "NATS credentials file (JWT and nkey) for --nats")
+	pf.StringVar(&g.nats.CA, "nats-ca", "", "PEM file of the certificate authorities to trust for a TLS --nats server")
 	pf.BoolVar(&g.unsafe, "unsafe-no-sandbox", false, "run untrusted code WITHOUT namespace isolation (only rlimits); for machines without user namespaces")
 
 	root.AddCommand(
@@ -119,6 +125,8 @@ pass@k of sample files, and estimates code quality without tests.
 		batch(newQECommand(g)),
 		newRunCommand(g),
 		newServeCommand(g),
+		newBrokerCommand(g),
+		newWorkerCommand(g),
 	)
 	usageErrors(root)
 	return root
