@@ -91,8 +91,14 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
 	go func() {
-		<-ctx.Done()
-		slog.Info("worker: draining: finishing the jobs held; a second signal hands them back")
+		// The first signal reaches sigs as well as ctx.
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+		case <-stop.Done():
+			return
+		}
+		slog.Warn("worker: draining: finishing the jobs held; a second Ctrl-C or SIGTERM hands them back")
 		select {
 		case <-sigs:
 		case <-time.After(o.drain):

@@ -35,11 +35,15 @@ func main() {
 	// A re-executed copy of this binary becomes the sandbox's init process;
 	// Main does not return in that case.
 	sandbox.Main()
+	os.Exit(runWithSignals(os.Args[1:]))
+}
 
+// runWithSignals runs the command line args as the ticoder program does:
+// Ctrl-C and SIGTERM cancel its context.
+func runWithSignals(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	return runMain(ctx, args, os.Stdout, os.Stderr)
 }
 
 // runMain runs the command line args and returns the exit status (see

@@ -159,7 +159,7 @@ func (w *natsWorker) handle(msg jetstream.Msg) {
 	ctx, cancel := context.WithCancel(w.stop)
 	defer cancel()
 	if int(md.NumDelivered) >= w.o.Settings.MaxDeliver {
-		why := fmt.Sprintf("%s died %d times running this job (it kills its worker, or workers were stopped)", execute.WorkerCrash, md.NumDelivered-1)
+		why := fmt.Sprintf("%s died or stopped each time this job ran (%d times): it kills its worker", execute.WorkerCrash, md.NumDelivered-1)
 		slog.Warn("worker: job given up", "key", key, "deliveries", md.NumDelivered)
 		w.finish(ctx, msg, key, []resultMsg{{Poison: why}})
 		return
@@ -184,6 +184,7 @@ func (w *natsWorker) handle(msg jetstream.Msg) {
 		}
 	}()
 	start := time.Now()
+	slog.Debug("worker: job started", "key", key, "programs", programsOf(&job), "delivery", md.NumDelivered)
 	parts, err := w.run(ctx, &job)
 	close(hbDone)
 	if err != nil {
