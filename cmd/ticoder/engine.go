@@ -12,6 +12,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/natsexec"
+	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
 )
@@ -22,8 +23,25 @@ type engine struct {
 	// with --nats, ticoder workers reached through NATS.
 	Pool execute.Executor
 	DB   *sql.DB
-	// nc is the NATS connection with --nats.
-	nc *nats.Conn
+	// nc and coord are the NATS connection and coordinator with --nats.
+	nc    *nats.Conn
+	coord *natsexec.Coordinator
+}
+
+// progress returns r, showing the workers connected and their jobs in its
+// labels with --nats.
+func (e *engine) progress(r progress.Reporter) progress.Reporter {
+	if e.coord == nil || r == nil {
+		return r
+	}
+	return progress.WithNote(r, func() string {
+		ws := e.coord.Workers()
+		busy := 0
+		for _, w := range ws {
+			busy += w.Busy
+		}
+		return fmt.Sprintf("%s, %s running", plural(len(ws), "worker"), plural(busy, "job"))
+	})
 }
 
 // Close stops the workers or the connection and closes the database.
@@ -97,7 +115,7 @@ func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execut
 		return nil, err
 	}
 	slog.Info("running sandboxed work on ticoder workers through NATS", "server", nc.ConnectedUrl(), "cache", g.cacheFile())
-	return &engine{Pool: execute.NewRemote(execute.RemoteOptions{Dispatcher: coord, Cache: cache}), DB: db, nc: nc}, nil
+	return &engine{Pool: execute.NewRemote(execute.RemoteOptions{Dispatcher: coord, Cache: cache}), DB: db, nc: nc, coord: coord}, nil
 }
 
 // natsURL returns --nats, else $TICODER_NATS.

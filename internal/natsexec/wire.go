@@ -132,7 +132,7 @@ func Connect(o ConnectOptions) (*nats.Conn, error) {
 				slog.Warn("nats: disconnected", "error", err)
 			}
 		}),
-		nats.ReconnectHandler(func(nc *nats.Conn) { slog.Info("nats: reconnected", "server", nc.ConnectedUrl()) }),
+		nats.ReconnectHandler(func(nc *nats.Conn) { slog.Info("nats: reconnected", "server", nc.ConnectedAddr()) }),
 	}
 	if o.Token != "" {
 		opts = append(opts, nats.Token(o.Token))

@@ -85,7 +85,7 @@ func Serve(drain, stop context.Context, nc *nats.Conn, o WorkerOptions) error {
 		return fmt.Errorf("nats: create consumer %s: %w", ConsumerName, err)
 	}
 	w := &natsWorker{o: o, nc: nc, js: js, stop: stop}
-	slog.Info("worker ready", "id", o.ID, "sandboxes", o.Sandboxes, "jobs", o.Jobs, "server", nc.ConnectedUrl())
+	slog.Info("worker ready", "id", o.ID, "sandboxes", o.Sandboxes, "jobs", o.Jobs, "server", nc.ConnectedAddr())
 	statusDone := make(chan struct{})
 	go w.reportStatus(drain, statusDone)
 	var wg sync.WaitGroup
