@@ -114,7 +114,7 @@ func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execut
 		db.Close()
 		return nil, err
 	}
-	slog.Info("running sandboxed work on ticoder workers through NATS", "server", nc.ConnectedUrl(), "cache", g.cacheFile())
+	slog.Info("running sandboxed work on ticoder workers through NATS", "server", nc.ConnectedAddr(), "cache", g.cacheFile())
 	return &engine{Pool: execute.NewRemote(execute.RemoteOptions{Dispatcher: coord, Cache: cache}), DB: db, nc: nc, coord: coord}, nil
 }
 
