@@ -99,7 +99,7 @@ func (r *Remote) Call(ctx context.Context, source, function string, arg, result 
 // Run runs every test of job on every program, as Pool.Run does, with the
 // work done by the dispatcher.
 func (r *Remote) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
-	st, err := newRemoteState(job, each)
+	st, err := newRunState(job, each)
 	if err != nil {
 		return nil, err
 	}
@@ -145,9 +145,9 @@ func (r *Remote) Run(ctx context.Context, job Job, each func(program int, result
 	return st.matrix, nil
 }
 
-// newRemoteState does what Pool.Run does before it looks in the cache: the
-// per-test limits, the distinct programs and their cache keys.
-func newRemoteState(job Job, each func(int, []Result)) (*runState, error) {
+// newRunState is what Pool.Run and Remote.Run do before they look in the
+// cache: the per-test limits, the distinct programs and their cache keys.
+func newRunState(job Job, each func(int, []Result)) (*runState, error) {
 	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
 		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
 	}
