@@ -41,7 +41,10 @@ each takes jobs as it has room.
 While a job runs the worker tells the queue it is alive (every third of
 --ack-wait); a worker that dies or hangs loses its job to another worker
 after --ack-wait. A job delivered --max-deliver times (one that kills every
-worker it reaches) is not run again: its programs are reported as crashes.
+worker it reaches) is not run again: its programs are retried one by one and
+the one that kills workers is reported as a crash. All workers share one
+queue consumer, so give them the same --ack-wait and --max-deliver (the last
+worker to start sets them).
 
 Ctrl-C or SIGTERM drains: the worker takes no new job, finishes those it
 holds (for up to --drain-timeout) and exits; a second signal hands the

@@ -2,9 +2,18 @@ package natsexec
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
 	"errors"
+	"math/big"
+	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -430,4 +439,65 @@ func FuzzDecodeResult(f *testing.F) {
 			t.Fatalf("accepted %+v on %q", m, subj)
 		}
 	})
+}
+
+// TestBrokerTLS: with --tls-cert and --tls-key the broker speaks TLS only;
+// a client that trusts the certificate connects, one that does not is
+// refused.
+func TestBrokerTLS(t *testing.T) {
+	dir := t.TempDir()
+	cert, key := selfSigned(t, dir)
+	b, err := StartBroker(BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), TLSCert: cert, TLSKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	nc, err := Connect(ConnectOptions{URL: b.URL(), CA: cert})
+	if err != nil {
+		t.Fatalf("a client trusting the certificate: %v", err)
+	}
+	if !nc.TLSRequired() {
+		t.Error("the connection is not TLS")
+	}
+	nc.Close()
+	if nc, err := Connect(ConnectOptions{URL: b.URL()}); err == nil {
+		nc.Close()
+		t.Error("a client that does not trust the certificate connected")
+	}
+}
+
+// selfSigned writes a self-signed certificate for 127.0.0.1 and its key.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string) {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "ticoder test broker"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &priv.PublicKey, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
 }

@@ -53,6 +53,8 @@ type Settings struct {
 	Duplicates time.Duration
 	// ResultsAge is how long results stay on the results stream (default 24 h).
 	ResultsAge time.Duration
+	// ResultsBytes caps the results stream; the oldest go first (default 1 GiB).
+	ResultsBytes int64
 }
 
 func (s Settings) withDefaults() Settings {
@@ -67,6 +69,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.ResultsAge <= 0 {
 		s.ResultsAge = 24 * time.Hour
+	}
+	if s.ResultsBytes <= 0 {
+		s.ResultsBytes = 1 << 30
 	}
 	return s
 }
@@ -92,6 +97,7 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, s Settings) (job
 		Storage:           jetstream.FileStorage,
 		MaxAge:            s.ResultsAge,
 		MaxMsgsPerSubject: 1,
+		MaxBytes:          s.ResultsBytes,
 		AllowDirect:       true,
 	})
 	if err != nil {
