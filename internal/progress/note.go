@@ -32,12 +32,14 @@ func (l *Lines) Describe(label string) {
 // note changes (looked at, at most, once a second). A Reporter that is not
 // a Describer gets the note only when a phase starts.
 func WithNote(r Reporter, note func() string) Reporter {
-	return &noted{r: r, note: note}
+	return &noted{r: r, note: note, now: time.Now}
 }
 
 type noted struct {
 	r    Reporter
 	note func() string
+	// now returns the time; tests replace it.
+	now func() time.Time
 
 	mu      sync.Mutex
 	label   string
@@ -47,7 +49,7 @@ type noted struct {
 
 func (n *noted) Start(label string, total int) {
 	n.mu.Lock()
-	n.label, n.shown, n.checked = label, n.note(), time.Now()
+	n.label, n.shown, n.checked = label, n.note(), n.now()
 	full := n.full()
 	n.mu.Unlock()
 	n.r.Start(full, total)
@@ -60,11 +62,11 @@ func (n *noted) Add(k int) {
 		return
 	}
 	n.mu.Lock()
-	if time.Since(n.checked) < time.Second {
+	if n.now().Sub(n.checked) < time.Second {
 		n.mu.Unlock()
 		return
 	}
-	n.checked = time.Now()
+	n.checked = n.now()
 	note := n.note()
 	changed := note != n.shown
 	n.shown = note
