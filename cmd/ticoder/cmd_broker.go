@@ -50,7 +50,7 @@ and --tls-key make it speak TLS only (clients trust it with --nats-ca);
 	f := cmd.Flags()
 	f.StringVar(&o.listen, "listen", "", "HOST:PORT to listen on (default 127.0.0.1:4222, or the --config file's)")
 	f.StringVar(&o.store, "store", "", "directory for JetStream's files (default $XDG_DATA_HOME/ticoder/broker, ~/.local/share/ticoder/broker)")
-	f.StringVar(&o.token, "token", "", "token every client must give (default $TICODER_NATS_TOKEN)")
+	f.StringVar(&o.token, "token", "", "token every client must give (default $TICODER_NATS_TOKEN, which other users cannot see in ps, unlike this flag)")
 	f.StringVar(&o.config, "config", "", "NATS server configuration file (users, accounts, TLS, clustering)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate: speak TLS only")
 	f.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert")

@@ -116,9 +116,9 @@ pass@k of sample files, and estimates code quality without tests.
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log more detail on stderr, and every repeat of a warning")
 	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a Go CPU profile to this file")
 	_ = pf.MarkHidden("cpuprofile")
-	pf.StringVar(&g.nats.URL, "nats", "", "run sandboxed work on ticoder workers through this NATS server, e.g. nats://127.0.0.1:4222 (default $TICODER_NATS; token in $TICODER_NATS_TOKEN; see `ticoder broker`, `ticoder worker`)")
-	pf.StringVar(&g.nats.Creds, "nats-creds", "", "NATS credentials file (JWT and nkey) for --nats")
-	pf.StringVar(&g.nats.CA, "nats-ca", "", "PEM file of the certificate authorities to trust for a TLS --nats server")
+	pf.StringVar(&g.nats.URL, "nats", "", "run sandboxed work on ticoder workers through the NATS server at `URL`, e.g. nats://127.0.0.1:4222 (default $TICODER_NATS; token in $TICODER_NATS_TOKEN; see ticoder broker --help and ticoder worker --help)")
+	pf.StringVar(&g.nats.Creds, "nats-creds", "", "NATS credentials `FILE` (JWT and nkey) for --nats")
+	pf.StringVar(&g.nats.CA, "nats-ca", "", "PEM `FILE` of the certificate authorities to trust for a TLS --nats server")
 	pf.BoolVar(&g.unsafe, "unsafe-no-sandbox", false, "run untrusted code WITHOUT namespace isolation (only rlimits); for machines without user namespaces")
 
 	root.AddCommand(
