@@ -501,3 +501,76 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string) {
 	}
 	return certFile, keyFile
 }
+
+// TestSameBatchQueuedOnce: two coordinators that ask for the same batch at
+// once queue it once (the message id is its content address) and both get
+// the one result.
+func TestSameBatchQueuedOnce(t *testing.T) {
+	b, nc := broker(t)
+	var mu sync.Mutex
+	jobs := 0
+	release := make(chan struct{})
+	rogue(t, nc, func(key string, job *jobMsg) [][]byte {
+		mu.Lock()
+		jobs++
+		mu.Unlock()
+		<-release // answer once both coordinators have queued it
+		return [][]byte{passRows(key, job)}
+	})
+	job := execute.Job{Programs: []string{"x = 1\n", "x = 2\n"}, Tests: []execute.Test{{Code: "assert x"}}}
+	var remotes []*execute.Remote
+	for range 2 {
+		c, err := Connect(ConnectOptions{URL: b.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		remotes = append(remotes, coordinator(t, c, CoordinatorOptions{}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	errs := make(chan error, len(remotes))
+	for _, r := range remotes {
+		go func() {
+			_, err := r.Run(ctx, job, nil)
+			errs <- err
+		}()
+	}
+	// Both have queued it once the stream has seen two publishes.
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mu.Lock()
+		n := jobs
+		mu.Unlock()
+		if n >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no job reached the worker within 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // let the second coordinator publish too
+	close(release)
+	for range remotes {
+		if err := testutil.Receive(t, errs, time.Minute, "a coordinator's run"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if jobs != 1 {
+		t.Errorf("the worker got the batch %d times, want once", jobs)
+	}
+	s, err := js.Stream(ctx, JobsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := s.Info(ctx); err != nil || info.State.Msgs != 0 {
+		t.Errorf("jobs left on the queue: %+v, %v", info.State, err)
+	}
+}
