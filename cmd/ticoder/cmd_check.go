@@ -152,7 +152,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	}
 	defer eng.Close()
 	sum, err := check.Run(ctx, eng.Pool, ds, in, check.Options{
-		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: progress.New(stderr, o.quiet), AllowObjects: o.allowObjects,
+		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: eng.progress(progress.New(stderr, o.quiet)), AllowObjects: o.allowObjects,
 	})
 	if err != nil {
 		return err

@@ -204,6 +204,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		return err
 	}
 	defer eng.Close()
+	o.progress = eng.progress(o.progress)
 	prov, err := llm.OpenString(o.model, llm.Options{Style: style, Cache: eng.DB, Offline: o.offline})
 	if err != nil {
 		return err

@@ -157,6 +157,7 @@ func runGen(ctx context.Context, g *globalOptions, o genOptions) error {
 		return err
 	}
 	defer eng.Close()
+	o.progress = eng.progress(o.progress)
 	usage := &llm.Usage{}
 	prov, err := llm.OpenString(o.model, llm.Options{
 		Style: style, Prompts: prompts, Cache: eng.DB, Offline: o.offline, Usage: usage,

@@ -23,9 +23,14 @@ import (
 )
 
 // TestMain lets the test binary become a sandbox init (the gen tests start
-// sandboxed workers for extraction).
+// sandboxed workers for extraction), and, with $TICODER_TEST_AS_MAIN=1, the
+// ticoder program itself (the NATS tests start workers and coordinators as
+// processes of their own).
 func TestMain(m *testing.M) {
 	sandbox.Main()
+	if os.Getenv(asMainEnv) == "1" {
+		os.Exit(runWithSignals(os.Args[1:]))
+	}
 	os.Exit(m.Run())
 }
 

@@ -174,6 +174,14 @@ func (e *qeEnv) runner() execute.Runner {
 	return e.engine.Pool
 }
 
+// progress returns r, showing the NATS workers with --nats.
+func (e *qeEnv) progress(r progress.Reporter) progress.Reporter {
+	if e.engine == nil {
+		return r
+	}
+	return e.engine.progress(r)
+}
+
 // loadPool reads "pool:NAME" from the database or a CQE file.
 func (e *qeEnv) loadPool(ctx context.Context, spec string, maxSolutions int) (*qe.Pool, error) {
 	if name, ok := strings.CutPrefix(spec, "pool:"); ok {
@@ -327,7 +335,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if err != nil {
 		return err
 	}
-	rep := progress.New(stderr, o.quiet || o.json)
+	rep := env.progress(progress.New(stderr, o.quiet || o.json))
 	base := strings.TrimSuffix(filepath.Base(o.test), filepath.Ext(o.test))
 	report, err := qe.RunPlan(ctx, s, dev, test, qe.Plan{
 		Estimators: o.estimators, Ks: ks, Alphas: alphas, CutOff: o.cutoff,

@@ -107,7 +107,7 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 	for _, s := range smp {
 		program[sampleRef{s.TaskID, s.Index}] = s.Program
 	}
-	sum, err := check.Run(ctx, env.runner(), ds, in, check.Options{Ks: []int{1}, Progress: progress.New(stderr, o.quiet)})
+	sum, err := check.Run(ctx, env.runner(), ds, in, check.Options{Ks: []int{1}, Progress: env.progress(progress.New(stderr, o.quiet))})
 	if err != nil {
 		return nil, err
 	}

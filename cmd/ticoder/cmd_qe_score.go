@@ -116,7 +116,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 		}
 	}
 	pool, refs := samplesPool(ds, promptDS, smp)
-	rep := progress.New(stderr, o.quiet)
+	rep := env.progress(progress.New(stderr, o.quiet))
 	scores, err := qe.ScoreTasks(ctx, est, pool, qe.EvalOptions{Concurrency: o.jobs, Progress: rep})
 	if err != nil {
 		return err

@@ -6,21 +6,50 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/natsexec"
+	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
 )
 
-// engine bundles the execution pool and the database behind it.
+// engine bundles the executor and the database behind it.
 type engine struct {
-	Pool *execute.Pool
+	// Pool runs every piece of untrusted code: the local sandbox pool, or,
+	// with --nats, ticoder workers reached through NATS.
+	Pool execute.Executor
 	DB   *sql.DB
+	// nc and coord are the NATS connection and coordinator with --nats.
+	nc    *nats.Conn
+	coord *natsexec.Coordinator
 }
 
-// Close stops the workers and closes the database.
+// progress returns r, showing the workers connected and their jobs in its
+// labels with --nats.
+func (e *engine) progress(r progress.Reporter) progress.Reporter {
+	if e.coord == nil || r == nil {
+		return r
+	}
+	return progress.WithNote(r, func() string {
+		ws := e.coord.Workers()
+		busy := 0
+		for _, w := range ws {
+			busy += w.Busy
+		}
+		return fmt.Sprintf("%s, %s running", plural(len(ws), "worker"), plural(busy, "job"))
+	})
+}
+
+// Close stops the workers or the connection and closes the database.
 func (e *engine) Close() error {
 	e.Pool.Close()
+	if e.nc != nil {
+		e.nc.Close()
+	}
 	return e.DB.Close()
 }
 
@@ -44,6 +73,9 @@ func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, er
 		db.Close()
 		return nil, err
 	}
+	if g.natsURL() != "" {
+		return openRemote(ctx, g, db, cache)
+	}
 	if g.unsafe {
 		fmt.Fprintln(os.Stderr, "ticoder: WARNING: --unsafe-no-sandbox: generated code runs WITHOUT isolation, with your user's access to files and network")
 	}
@@ -58,4 +90,38 @@ func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, er
 	}
 	slog.Debug("execution engine ready", "workers", pool.Workers(), "cache", g.cacheFile(), "sandbox", !g.unsafe)
 	return &engine{Pool: pool, DB: db}, nil
+}
+
+// openRemote connects to --nats and returns an engine whose work runs on
+// ticoder workers; results still land in the cache in db.
+func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execute.Cache) (*engine, error) {
+	o := g.nats
+	o.URL = g.natsURL()
+	o.Name = "ticoder coordinator"
+	if o.Token == "" {
+		o.Token = natsexec.TokenFromEnv()
+	}
+	nc, err := natsexec.Connect(o)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	setup, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	coord, err := natsexec.NewCoordinator(setup, nc, natsexec.CoordinatorOptions{})
+	if err != nil {
+		nc.Close()
+		db.Close()
+		return nil, err
+	}
+	slog.Info("running sandboxed work on ticoder workers through NATS", "server", nc.ConnectedAddr(), "cache", g.cacheFile())
+	return &engine{Pool: execute.NewRemote(execute.RemoteOptions{Dispatcher: coord, Cache: cache}), DB: db, nc: nc, coord: coord}, nil
+}
+
+// natsURL returns --nats, else $TICODER_NATS.
+func (g *globalOptions) natsURL() string {
+	if g.nats.URL != "" {
+		return g.nats.URL
+	}
+	return os.Getenv("TICODER_NATS")
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/natsexec"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
@@ -24,6 +25,8 @@ type globalOptions struct {
 	unsafe    bool
 	// cpuProfile, if set, receives a Go CPU profile of the run.
 	cpuProfile string
+	// nats, with a URL, sends sandboxed work to ticoder workers.
+	nats natsexec.ConnectOptions
 	// logs is the log handler the command runs with (nil before it runs).
 	logs *logHandler
 }
@@ -32,11 +35,15 @@ func main() {
 	// A re-executed copy of this binary becomes the sandbox's init process;
 	// Main does not return in that case.
 	sandbox.Main()
+	os.Exit(runWithSignals(os.Args[1:]))
+}
 
+// runWithSignals runs the command line args as the ticoder program does:
+// Ctrl-C and SIGTERM cancel its context.
+func runWithSignals(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := runMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	defer stop()
+	return runMain(ctx, args, os.Stdout, os.Stderr)
 }
 
 // runMain runs the command line args and returns the exit status (see
@@ -109,6 +116,9 @@ pass@k of sample files, and estimates code quality without tests.
 	pf.BoolVarP(&g.verbose, "verbose", "v", false, "log more detail on stderr, and every repeat of a warning")
 	pf.StringVar(&g.cpuProfile, "cpuprofile", "", "write a Go CPU profile to this file")
 	_ = pf.MarkHidden("cpuprofile")
+	pf.StringVar(&g.nats.URL, "nats", "", "run sandboxed work on ticoder workers through the NATS server at `URL`, e.g. nats://127.0.0.1:4222 (default $TICODER_NATS; token in $TICODER_NATS_TOKEN; see ticoder broker --help and ticoder worker --help)")
+	pf.StringVar(&g.nats.Creds, "nats-creds", "", "NATS credentials `FILE` (JWT and nkey) for --nats")
+	pf.StringVar(&g.nats.CA, "nats-ca", "", "PEM `FILE` of the certificate authorities to trust for a TLS --nats server")
 	pf.BoolVar(&g.unsafe, "unsafe-no-sandbox", false, "run untrusted code WITHOUT namespace isolation (only rlimits); for machines without user namespaces")
 
 	root.AddCommand(
@@ -120,6 +130,8 @@ pass@k of sample files, and estimates code quality without tests.
 		newRunCommand(g),
 		newServeCommand(g),
 		newMCPCommand(g),
+		newBrokerCommand(g),
+		newWorkerCommand(g),
 	)
 	usageErrors(root)
 	return root

@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"runtime"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/natsexec"
+	"github.com/ticoder/ticoder/internal/sandbox"
+)
+
+// workerOptions are the flags of `ticoder worker`.
+type workerOptions struct {
+	workers    int
+	jobs       int
+	id         string
+	ackWait    time.Duration
+	maxDeliver int
+	drain      time.Duration
+}
+
+func newWorkerCommand(g *globalOptions) *cobra.Command {
+	o := &workerOptions{}
+	cmd := &cobra.Command{
+		Use:   "worker --nats URL [--workers N]",
+		Short: "Run sandboxed jobs from a NATS queue for coordinators on other machines",
+		Long: `Worker pulls jobs (programs and tests, or calls) that coordinators — check,
+eval, gen, qe, run or serve with --nats — put on the queue, runs them in its
+own sandbox pool exactly as a coordinator would run them locally, and sends
+the results back. Start as many as you like, on as many machines, at any time:
+each takes jobs as it has room.
+
+While a job runs the worker tells the queue it is alive (every third of
+--ack-wait); a worker that dies or hangs loses its job to another worker
+after --ack-wait. A job delivered --max-deliver times (one that kills every
+worker it reaches) is not run again: its programs are retried one by one and
+the one that kills workers is reported as a crash. All workers share one
+queue consumer, so give them the same --ack-wait and --max-deliver (the last
+worker to start sets them).
+
+Ctrl-C or SIGTERM drains: the worker takes no new job, finishes those it
+holds (for up to --drain-timeout) and exits; a second signal hands the
+unfinished jobs back to the queue at once.
+
+The worker needs Linux user namespaces, as every sandbox does. It keeps no
+cache: results are stored by the coordinator.`,
+		Example: `  ticoder worker --nats nats://127.0.0.1:4222
+  TICODER_NATS_TOKEN=... ticoder worker --nats tls://broker.lab:4222 --nats-ca ca.pem --workers 16`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWorker(cmd.Context(), g, o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU)")
+	f.IntVar(&o.jobs, "jobs", 0, "jobs held at once (default: workers/2 + 1)")
+	f.StringVar(&o.id, "id", "", "name shown to coordinators (default HOST-PID)")
+	f.DurationVar(&o.ackWait, "ack-wait", 30*time.Second, "a job without an ack or heartbeat for this long goes to another worker")
+	f.IntVar(&o.maxDeliver, "max-deliver", 4, "deliveries of a job before it is reported as a crash (at least 2)")
+	f.DurationVar(&o.drain, "drain-timeout", 10*time.Minute, "on Ctrl-C or SIGTERM, how long to finish the jobs held")
+	return cmd
+}
+
+func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
+	url := g.natsURL()
+	if url == "" {
+		return usagef("worker: --nats URL is required (or $TICODER_NATS), e.g. --nats nats://127.0.0.1:4222 from `ticoder broker`")
+	}
+	if o.maxDeliver < 2 {
+		return usagef("--max-deliver %d: want at least 2 (the last delivery reports the crash)", o.maxDeliver)
+	}
+	if o.ackWait < 300*time.Millisecond {
+		return usagef("--ack-wait %s: want at least 300ms", o.ackWait)
+	}
+	workers := o.workers
+	if workers <= 0 {
+		workers = 2 * runtime.NumCPU()
+	}
+	if g.unsafe {
+		fmt.Fprintln(os.Stderr, "ticoder: WARNING: --unsafe-no-sandbox: jobs from the queue run WITHOUT isolation, with your user's access to files and network")
+	}
+	// Signals after the first (which cancels ctx: drain) stop at once.
+	stop, cancelStop := context.WithCancel(context.Background())
+	defer cancelStop()
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		// The first signal reaches sigs as well as ctx.
+		select {
+		case <-sigs:
+		case <-ctx.Done():
+		case <-stop.Done():
+			return
+		}
+		slog.Warn("worker: draining: finishing the jobs held; a second Ctrl-C or SIGTERM hands them back")
+		select {
+		case <-sigs:
+		case <-time.After(o.drain):
+		case <-stop.Done():
+			return
+		}
+		cancelStop()
+	}()
+	pool, err := execute.NewPool(stop, execute.Options{Workers: workers, Sandbox: sandbox.Config{Unsafe: g.unsafe}})
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+	co := g.nats
+	co.URL, co.Name = url, "ticoder worker"
+	if co.Token == "" {
+		co.Token = natsexec.TokenFromEnv()
+	}
+	nc, err := natsexec.Connect(co)
+	if err != nil {
+		return err
+	}
+	defer nc.Close()
+	err = natsexec.Serve(ctx, stop, nc, natsexec.WorkerOptions{
+		Runner: pool, Sandboxes: workers, Jobs: o.jobs, ID: o.id,
+		Settings: natsexec.Settings{AckWait: o.ackWait, MaxDeliver: o.maxDeliver},
+	})
+	if err != nil {
+		return err
+	}
+	if stop.Err() != nil {
+		return context.Canceled
+	}
+	return nil
+}

@@ -1,0 +1,432 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/natsexec"
+	"github.com/ticoder/ticoder/internal/store"
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+// asMainEnv makes the test binary run as ticoder (see TestMain).
+const asMainEnv = "TICODER_TEST_AS_MAIN"
+
+// proc is a ticoder process a test started: a worker or a coordinator.
+type proc struct {
+	cmd  *exec.Cmd
+	out  *syncBuffer
+	done chan struct{}
+	err  error
+}
+
+// startTicoder starts this test binary as `ticoder ARGS…`; the process is
+// killed when the test ends.
+func startTicoder(t *testing.T, args ...string) *proc {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, args...)
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TICODER_NATS") {
+			env = append(env, kv)
+		}
+	}
+	cmd.Env = append(env, asMainEnv+"=1")
+	p := &proc{cmd: cmd, out: &syncBuffer{}, done: make(chan struct{})}
+	cmd.Stdout, cmd.Stderr = p.out, p.out
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(p.kill)
+	return p
+}
+
+// kill stops the process with SIGKILL and waits for it.
+func (p *proc) kill() {
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	<-p.done
+}
+
+// wait waits up to d for the process to exit and returns its error; if it
+// does not exit in time it fails the test with what the process wrote.
+func (p *proc) wait(t *testing.T, d time.Duration, what string) error {
+	t.Helper()
+	select {
+	case <-p.done:
+		return p.err
+	case <-time.After(d):
+		p.kill()
+		t.Fatalf("%s did not finish within %v; its output:\n%s", what, d, p.out.String())
+	}
+	return nil
+}
+
+// waitOutput waits up to d until the process has written substr.
+func (p *proc) waitOutput(t *testing.T, substr string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for !strings.Contains(p.out.String(), substr) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited %v for %q; the process wrote:\n%s", d, substr, p.out.String())
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("the process exited (%v) before writing %q:\n%s", p.err, substr, p.out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// testBroker starts an embedded NATS server on a free loopback port.
+func testBroker(t *testing.T) string {
+	t.Helper()
+	b, err := natsexec.StartBroker(natsexec.BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	return b.URL()
+}
+
+// slowSamples writes n samples of HumanEval/7 that each sleep 0.05 s in each call; every
+// third is wrong. It returns the file and each sample's expected result.
+func slowSamples(t *testing.T, n int) (string, []string) {
+	t.Helper()
+	var lines, want []string
+	for i := range n {
+		body, verdict := "    return [x for x in strings if substring in x]\n", "passed"
+		if i%3 == 0 {
+			body, verdict = "    return strings\n", "failed: AssertionError"
+		}
+		c := fmt.Sprintf("    import time\n    time.sleep(0.05)  # sample %d\n%s", i, body)
+		lines = append(lines, jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": c}))
+		want = append(want, verdict)
+	}
+	path := filepath.Join(t.TempDir(), "samples.jsonl")
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, want
+}
+
+// checkArgs are the arguments of a check of samples through NATS.
+func checkArgs(t *testing.T, url, cache, samples, out string, extra ...string) []string {
+	return append([]string{"--data-dir", testutil.Fixtures(t), "--cache", cache, "--nats", url,
+		"check", "--dataset", "humaneval-noexamples", "--samples", samples, "--out", out, "--timeout", "5s", "-k", "1"}, extra...)
+}
+
+// readVerdicts reads a check results file: the result of each sample, by
+// the sample's number in its completion.
+func readVerdicts(t *testing.T, path string) map[int]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := regexp.MustCompile(`# sample (\d+)`)
+	got := map[int]string{}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(nil, 16<<20)
+	for sc.Scan() {
+		var r struct {
+			Completion string `json:"completion"`
+			Result     string `json:"result"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		m := num.FindStringSubmatch(r.Completion)
+		if m == nil {
+			t.Fatalf("%s: a result for a completion that is not a test sample: %q", path, r.Completion)
+		}
+		i, _ := strconv.Atoi(m[1])
+		if _, dup := got[i]; dup {
+			t.Errorf("%s: sample %d has two results", path, i)
+		}
+		got[i] = r.Result
+	}
+	return got
+}
+
+// checkVerdicts compares a results file with the expected results.
+func checkVerdicts(t *testing.T, path string, want []string) {
+	t.Helper()
+	got := readVerdicts(t, path)
+	if len(got) != len(want) {
+		t.Errorf("%d results for %d samples", len(got), len(want))
+	}
+	for i, w := range want {
+		if got[i] != w {
+			t.Errorf("sample %d: %q, want %q", i, got[i], w)
+		}
+	}
+}
+
+// programsRun sums the programs of the jobs a worker's -v log says it
+// finished.
+func programsRun(log string) int {
+	n := 0
+	for _, m := range regexp.MustCompile(`msg="worker: job done".* programs=(\d+)`).FindAllStringSubmatch(log, -1) {
+		k, _ := strconv.Atoi(m[1])
+		n += k
+	}
+	return n
+}
+
+// TestNATSMatchesLocal: check and eval through a broker and a worker process
+// give the same results as the local pool.
+func TestNATSMatchesLocal(t *testing.T) {
+	url := testBroker(t)
+	startTicoder(t, "-v", "worker", "--nats", url, "--workers", "2")
+	dir := t.TempDir()
+	samples := filepath.Join(testutil.Fixtures(t), recorded, "codes.jsonl")
+
+	t.Run("check", func(t *testing.T) {
+		for _, via := range []string{"local", "nats"} {
+			args := []string{"--data-dir", testutil.Fixtures(t), "--cache", filepath.Join(dir, via+".db"),
+				"check", "--dataset", "humaneval-noexamples", "--samples", samples, "--out", filepath.Join(dir, via+".jsonl"), "--json"}
+			if via == "nats" {
+				args = append([]string{"--nats", url}, args...)
+			}
+			p := startTicoder(t, args...)
+			if err := p.wait(t, 5*time.Minute, "check via "+via); err != nil {
+				t.Fatalf("check via %s: %v\n%s", via, err, p.out.String())
+			}
+		}
+		local, _ := os.ReadFile(filepath.Join(dir, "local.jsonl"))
+		remote, _ := os.ReadFile(filepath.Join(dir, "nats.jsonl"))
+		if len(local) == 0 || !bytes.Equal(local, remote) {
+			t.Errorf("per-sample results differ: local %d bytes, through NATS %d bytes", len(local), len(remote))
+		}
+	})
+
+	t.Run("eval", func(t *testing.T) {
+		results := map[string][]byte{}
+		for _, via := range []string{"local", "nats"} {
+			g := genGlobals(t)
+			if via == "nats" {
+				g.nats.URL = url
+			}
+			out := filepath.Join(dir, "eval-"+via)
+			o := evalTestOptions(t, out)
+			o.stderr = &bytes.Buffer{}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			err := runEval(ctx, g, o)
+			cancel()
+			if err != nil {
+				t.Fatalf("eval via %s: %v", via, err)
+			}
+			b, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			results[via] = b
+		}
+		if !bytes.Equal(results["local"], results["nats"]) {
+			t.Errorf("eval results differ:\nlocal: %.600s\nNATS:  %.600s", results["local"], results["nats"])
+		}
+	})
+}
+
+// TestNATSWorkerKilled: a worker killed with SIGKILL in the middle of a job
+// loses it to the other worker; every sample has exactly one result.
+func TestNATSWorkerKilled(t *testing.T) {
+	url := testBroker(t)
+	samples, want := slowSamples(t, 48)
+	workers := []*proc{
+		startTicoder(t, "-v", "worker", "--nats", url, "--workers", "2", "--jobs", "1", "--ack-wait", "2s", "--id", "a"),
+		startTicoder(t, "-v", "worker", "--nats", url, "--workers", "2", "--jobs", "1", "--ack-wait", "2s", "--id", "b"),
+	}
+	for _, w := range workers {
+		w.waitOutput(t, "worker ready", time.Minute)
+	}
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	coord := startTicoder(t, checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, out)...)
+	// Kill the first worker that starts a job, while it runs it.
+	deadline := time.Now().Add(time.Minute)
+	victim, other := -1, -1
+	for victim < 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no worker started a job within a minute; coordinator:\n%s", coord.out.String())
+		}
+		for i, w := range workers {
+			if strings.Contains(w.out.String(), "worker: job started") {
+				victim, other = i, 1-i
+				break
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if strings.Contains(workers[victim].out.String(), "worker: job done") {
+		t.Fatal("the worker finished its job before it could be killed; make the samples slower")
+	}
+	workers[victim].kill()
+	if err := coord.wait(t, 3*time.Minute, "check"); err != nil {
+		t.Fatalf("check: %v\n%s", err, coord.out.String())
+	}
+	checkVerdicts(t, out, want)
+	if !strings.Contains(workers[other].out.String(), "worker: job delivered again") {
+		t.Errorf("the surviving worker never got the killed worker's job again; its log:\n%s", workers[other].out.String())
+	}
+}
+
+// TestNATSPoisonJob: a program that kills every worker that runs it ends as
+// a crash after MaxDeliver deliveries; the other programs of its job get
+// their real results.
+func TestNATSPoisonJob(t *testing.T) {
+	url := testBroker(t)
+	// A supervisor restarts the worker, as systemd would. Without a sandbox
+	// the program can reach its worker: it kills its ancestor that is a
+	// ticoder worker.
+	var mu sync.Mutex
+	var current *proc
+	stop := make(chan struct{})
+	starts := 0
+	supervised := make(chan struct{})
+	go func() {
+		defer close(supervised)
+		for {
+			mu.Lock()
+			current = startTicoder(t, "--unsafe-no-sandbox", "-v", "worker", "--nats", url, "--workers", "2",
+				"--max-deliver", "2", "--ack-wait", "1s", "--jobs", "1")
+			starts++
+			p := current
+			mu.Unlock()
+			select {
+			case <-p.done:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		close(stop)
+		<-supervised
+	})
+	poison := `    import os
+    pid = os.getppid()
+    for _ in range(12):
+        try:
+            cmd = open('/proc/%d/cmdline' % pid, 'rb').read()
+            stat = open('/proc/%d/stat' % pid).read()
+        except OSError:
+            break
+        if b'worker' in cmd and b'--nats' in cmd:
+            os.kill(pid, 9)
+        pid = int(stat.rsplit(')', 1)[1].split()[1])
+    return []  # sample 0
+`
+	lines := []string{jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": poison})}
+	want := []string{""}
+	for i := 1; i < 6; i++ {
+		c := fmt.Sprintf("    return [x for x in strings if substring in x]  # sample %d\n", i)
+		lines = append(lines, jsonLine(t, map[string]string{"task_id": "HumanEval/7", "completion": c}))
+		want = append(want, "passed")
+	}
+	samples := filepath.Join(t.TempDir(), "samples.jsonl")
+	if err := os.WriteFile(samples, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	coord := startTicoder(t, checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, out, "-v")...)
+	if err := coord.wait(t, 3*time.Minute, "check"); err != nil {
+		t.Fatalf("check: %v\n%s", err, coord.out.String())
+	}
+	got := readVerdicts(t, out)
+	if !strings.HasPrefix(got[0], "failed: crashed (sandbox worker died or stopped each time this job ran") {
+		t.Errorf("the poison sample: %q, want a crash after MaxDeliver", got[0])
+	}
+	for i := 1; i < len(want); i++ {
+		if got[i] != want[i] {
+			t.Errorf("sample %d, in the poison sample's job: %q, want %q", i, got[i], want[i])
+		}
+	}
+	mu.Lock()
+	n := starts
+	mu.Unlock()
+	if n < 3 {
+		t.Errorf("the worker was started %d times; the poison sample should have killed it at least twice", n)
+	}
+}
+
+// TestNATSCoordinatorRestart: a coordinator killed in the middle of a run
+// and started again finishes it; the jobs the worker finished meanwhile are
+// not run again.
+func TestNATSCoordinatorRestart(t *testing.T) {
+	url := testBroker(t)
+	worker := startTicoder(t, "-v", "worker", "--nats", url, "--workers", "2", "--jobs", "1")
+	worker.waitOutput(t, "worker ready", time.Minute)
+	samples, want := slowSamples(t, 48)
+	cache := filepath.Join(t.TempDir(), "cache.db")
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	first := startTicoder(t, checkArgs(t, url, cache, samples, out)...)
+	// Kill it once the first job's results are in its cache.
+	db, err := store.Open(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM exec_results`).Scan(&n); err == nil && n >= 16 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no results reached the cache within 2 minutes; coordinator:\n%s\nworker:\n%s", first.out.String(), worker.out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	first.kill()
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("the killed coordinator had already finished")
+	}
+	second := startTicoder(t, checkArgs(t, url, cache, samples, out)...)
+	if err := second.wait(t, 3*time.Minute, "the restarted check"); err != nil {
+		t.Fatalf("restarted check: %v\n%s", err, second.out.String())
+	}
+	checkVerdicts(t, out, want)
+	if n := programsRun(worker.out.String()); n != len(want) {
+		t.Errorf("the worker ran %d programs for %d samples: the restart ran work again", n, len(want))
+	}
+}
+
+// TestNATSLateWorker: a worker started after the run began takes its work.
+func TestNATSLateWorker(t *testing.T) {
+	url := testBroker(t)
+	samples, want := slowSamples(t, 6)
+	out := filepath.Join(t.TempDir(), "results.jsonl")
+	coord := startTicoder(t, checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, out, "-v")...)
+	coord.waitOutput(t, "nats: job queued", time.Minute)
+	startTicoder(t, "worker", "--nats", url, "--workers", "2")
+	if err := coord.wait(t, 3*time.Minute, "check"); err != nil {
+		t.Fatalf("check: %v\n%s", err, coord.out.String())
+	}
+	checkVerdicts(t, out, want)
+	if !strings.Contains(coord.out.String(), "nats: worker joined") {
+		t.Errorf("the coordinator's -v log does not show the worker joining:\n%s", coord.out.String())
+	}
+}

@@ -1,0 +1,576 @@
+package natsexec
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/json"
+	"encoding/pem"
+	"errors"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/testutil"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Main()
+	os.Exit(m.Run())
+}
+
+// broker starts an embedded server and connects to it.
+func broker(t *testing.T) (*Broker, *nats.Conn) {
+	t.Helper()
+	b, err := StartBroker(BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	nc, err := Connect(ConnectOptions{URL: b.URL(), Name: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	return b, nc
+}
+
+// coordinator returns a Remote over a coordinator on nc.
+func coordinator(t *testing.T, nc *nats.Conn, o CoordinatorOptions) *execute.Remote {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	c, err := NewCoordinator(ctx, nc, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := execute.NewRemote(execute.RemoteOptions{Dispatcher: c, BatchPrograms: 2})
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+// serve runs an in-process worker with a real sandbox pool on its own
+// connection until the test ends.
+func serve(t *testing.T, url string) {
+	t.Helper()
+	nc, err := Connect(ConnectOptions{URL: url, Name: "test worker"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := testutil.Pool(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, ctx, nc, WorkerOptions{Runner: pool, Sandboxes: 2, ID: "test"}) }()
+	t.Cleanup(func() {
+		cancel()
+		testutil.Receive(t, done, time.Minute, "the worker to stop")
+		nc.Close()
+	})
+}
+
+// TestRemoteMatchesPool: jobs run through NATS give the matrix the local
+// pool gives, and each program row is reported once.
+func TestRemoteMatchesPool(t *testing.T) {
+	b, nc := broker(t)
+	serve(t, b.URL())
+	remote := coordinator(t, nc, CoordinatorOptions{})
+	pool := testutil.Pool(t)
+	inc := "def f(x):\n    return x + 1\n"
+	tests := []struct {
+		name string
+		job  execute.Job
+	}{
+		{"values", execute.Job{
+			Programs: []string{inc, "def f(x):\n    return x\n", inc, "def f(x):\n    return 1 // 0\n", "def f(x):\n    return 'a' * 3000\n"},
+			Tests: []execute.Test{
+				{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"},
+				{Code: "assert f(0) == 1", Input: "f(0)", Expected: "1"},
+				{Code: "assert f(2) == 3"},
+			},
+			Timeout: 3 * time.Second,
+		}},
+		{"timeouts", execute.Job{
+			Programs: []string{"def f(x):\n    while True:\n        pass\n", inc},
+			Tests:    []execute.Test{{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"}},
+			Timeout:  300 * time.Millisecond,
+		}},
+		{"trusted, per-test limits", execute.Job{
+			Programs: []string{inc, "def f(x):\n    raise ValueError(x)\n"},
+			Tests:    []execute.Test{{Code: "def check(g):\n    assert g(1) == 2\ncheck(f)", Trusted: true}, {Code: "assert f(5) == 6"}},
+			Timeouts: []time.Duration{time.Second, 2 * time.Second},
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			want, err := pool.Run(ctx, tc.job, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			seen := map[int]int{}
+			got, err := remote.Run(ctx, tc.job, func(i int, _ []execute.Result) {
+				mu.Lock()
+				seen[i]++
+				mu.Unlock()
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			noSeconds := func(m *execute.Matrix) [][]execute.Result {
+				var out [][]execute.Result
+				for _, row := range m.Results {
+					var r []execute.Result
+					for _, x := range row {
+						x.Seconds = 0
+						r = append(r, x)
+					}
+					out = append(out, r)
+				}
+				return out
+			}
+			if d := cmp.Diff(noSeconds(want), noSeconds(got)); d != "" {
+				t.Errorf("through NATS (-pool +nats):\n%s", d)
+			}
+			for i := range tc.job.Programs {
+				if seen[i] != 1 {
+					t.Errorf("program %d reported %d times", i, seen[i])
+				}
+			}
+		})
+	}
+
+	t.Run("call", func(t *testing.T) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		src := "def double(xs):\n    return [2 * x for x in xs]\n"
+		var viaPool, viaNATS []int
+		if err := pool.Call(ctx, src, "double", []int{1, 2}, &viaPool); err != nil {
+			t.Fatal(err)
+		}
+		if err := remote.Call(ctx, src, "double", []int{1, 2}, &viaNATS); err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(viaPool, viaNATS) {
+			t.Errorf("call through NATS = %v, locally %v", viaNATS, viaPool)
+		}
+		err := remote.Call(ctx, "def boom(x):\n    raise KeyError(x)\n", "boom", 1, nil)
+		if err == nil || !strings.Contains(err.Error(), "KeyError") {
+			t.Errorf("a call that raises: %v, want its KeyError", err)
+		}
+	})
+}
+
+// rogue answers every job on the queue with reply(key, job) until the test
+// ends: a worker that sends what it likes.
+func rogue(t *testing.T, nc *nats.Conn, reply func(key string, job *jobMsg) [][]byte) {
+	t.Helper()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, _, err := ensureStreams(ctx, js, Settings{}.withDefaults()); err != nil {
+		t.Fatal(err)
+	}
+	cons, err := js.CreateOrUpdateConsumer(ctx, JobsStream, jetstream.ConsumerConfig{Durable: ConsumerName, AckPolicy: jetstream.AckExplicitPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		key := m.Headers().Get(keyHeader)
+		var job jobMsg
+		if err := json.Unmarshal(m.Data(), &job); err != nil {
+			t.Errorf("rogue: %v", err)
+			return
+		}
+		t.Logf("rogue: job %s", key)
+		for i, b := range reply(key, &job) {
+			if _, err := js.Publish(context.Background(), resultSubject(key, i), b); err != nil && !nc.IsClosed() {
+				t.Errorf("rogue: %v", err)
+			}
+		}
+		_ = m.Ack()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cc.Stop)
+}
+
+// passRows is a well-formed result of job: every test passes.
+func passRows(key string, job *jobMsg) []byte {
+	rows := make([][]execute.Result, len(job.Run.Programs))
+	for i := range rows {
+		rows[i] = make([]execute.Result, len(job.Run.Tests))
+	}
+	b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: rows})
+	return b
+}
+
+// TestRogueWorker: results that do not decode or do not fit their job are
+// refused and the job is queued again; the coordinator neither crashes nor
+// hangs, and fails the run if every answer is bad.
+func TestRogueWorker(t *testing.T) {
+	job := execute.Job{Programs: []string{"def f():\n    return 1\n"}, Tests: []execute.Test{{Code: "assert f() == 1"}, {Code: "assert f() == 2"}}}
+	tests := []struct {
+		name string
+		bad  func(key string, job *jobMsg) []byte
+		// check, if set, is run on the rows when the bad result is used.
+		check func(t *testing.T, rows [][]execute.Result)
+	}{
+		{"not JSON", func(string, *jobMsg) []byte { return []byte("{not json") }, nil},
+		{"other version", func(key string, _ *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: 99, Key: key, Parts: 1})
+			return b
+		}, nil},
+		{"another job's key", func(string, *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: strings.Repeat("ab", 32), Parts: 1})
+			return b
+		}, nil},
+		{"too few rows", func(key string, _ *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{}})
+			return b
+		}, nil},
+		{"short row", func(key string, _ *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{{}}}})
+			return b
+		}, nil},
+		{"unknown outcome", func(key string, _ *jobMsg) []byte {
+			return []byte(`{"v":1,"key":"` + key + `","part":0,"parts":1,"rows":[[{"outcome":"win"},{"outcome":"pass"}]]}`)
+		}, nil},
+		{"numeric outcome", func(key string, _ *jobMsg) []byte {
+			return []byte(`{"v":1,"key":"` + key + `","part":0,"parts":1,"rows":[[{"outcome":7},{"outcome":"pass"}]]}`)
+		}, nil},
+		{"rows past the end", func(key string, _ *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, First: 3, Rows: [][]execute.Result{{{}, {}}}})
+			return b
+		}, nil},
+		{"part past the count", func(key string, _ *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Part: 0, Parts: 0})
+			return b
+		}, nil},
+		{"huge text is clipped, not refused", func(key string, _ *jobMsg) []byte {
+			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{
+				{Outcome: execute.Error, Exception: strings.Repeat("E", 100_000), Value: strings.Repeat("v", 100_000), Seconds: -5}, {}}}})
+			return b
+		}, func(t *testing.T, rows [][]execute.Result) {
+			r := rows[0][0]
+			if len(r.Exception) > 5000 || len(r.Value) > 2000 || r.Seconds != 0 {
+				t.Errorf("a rogue result kept %d bytes of exception, %d of value, %v seconds", len(r.Exception), len(r.Value), r.Seconds)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, nc := broker(t)
+			var mu sync.Mutex
+			answered := map[string]bool{}
+			rogue(t, nc, func(key string, job *jobMsg) [][]byte {
+				mu.Lock()
+				defer mu.Unlock()
+				if strings.HasSuffix(key, "-r1") { // the retry gets a good answer
+					return [][]byte{passRows(key, job)}
+				}
+				answered[key] = true
+				return [][]byte{tc.bad(key, job)}
+			})
+			remote := coordinator(t, nc, CoordinatorOptions{Recheck: time.Second})
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			m, err := remote.Run(ctx, job, nil)
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if tc.check != nil {
+				tc.check(t, m.Results)
+				return
+			}
+			if m.Results[0][1].Outcome != execute.Pass {
+				t.Errorf("the bad answer was used: %+v", m.Results[0])
+			}
+		})
+	}
+
+	t.Run("always bad", func(t *testing.T) {
+		_, nc := broker(t)
+		rogue(t, nc, func(string, *jobMsg) [][]byte { return [][]byte{[]byte("[]")} })
+		remote := coordinator(t, nc, CoordinatorOptions{Recheck: time.Second, Retries: 2})
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		_, err := remote.Run(ctx, job, nil)
+		if err == nil || !strings.Contains(err.Error(), "malformed results 3 times") {
+			t.Errorf("Run with only bad answers: %v, want an error after 3 tries", err)
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			t.Error("the coordinator hung until the deadline")
+		}
+	})
+}
+
+// TestResultInParts: a result larger than one message is split into parts
+// that the coordinator puts back together.
+func TestResultInParts(t *testing.T) {
+	rows := make([][]execute.Result, 50)
+	for i := range rows {
+		rows[i] = []execute.Result{{Outcome: execute.Fail, Value: strings.Repeat("x", 900)}, {Outcome: execute.Pass}}
+	}
+	parts := splitRows(rows, 10_000)
+	if len(parts) < 5 {
+		t.Fatalf("%d parts for about 50 kB in 10 kB parts", len(parts))
+	}
+	var ptrs []*resultMsg
+	for i := range parts {
+		parts[i].Parts = len(parts)
+		ptrs = append(ptrs, &parts[i])
+	}
+	got, err := assemble(ptrs, 50, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cmp.Equal(got, rows) {
+		t.Error("the parts put together differ from the rows")
+	}
+	// One row larger than a part on its own is shortened.
+	big := [][]execute.Result{{{Outcome: execute.Error, Exception: strings.Repeat("e", 3000), Value: strings.Repeat("v", 3000)}}}
+	p := splitRows(big, 1000)
+	if len(p) != 1 || len(p[0].Rows[0][0].Value) > 100 || len(p[0].Rows[0][0].Exception) > 100 {
+		t.Errorf("an oversized row was not shortened: %d parts", len(p))
+	}
+}
+
+// TestCheckJob: a worker refuses jobs of the wrong shape before running
+// anything.
+func TestCheckJob(t *testing.T) {
+	ok := func() *execute.Job {
+		return &execute.Job{Programs: []string{"x = 1"}, Tests: []execute.Test{{Code: "assert x == 1"}}, Timeouts: []time.Duration{time.Second}}
+	}
+	tests := []struct {
+		name string
+		job  func() *jobMsg
+		want string
+	}{
+		{"good run", func() *jobMsg { return &jobMsg{V: wireVersion, Run: ok()} }, ""},
+		{"good call", func() *jobMsg { return &jobMsg{V: wireVersion, Call: &callJob{Function: "f"}} }, ""},
+		{"other version", func() *jobMsg { return &jobMsg{V: 2, Run: ok()} }, "version"},
+		{"neither", func() *jobMsg { return &jobMsg{V: wireVersion} }, "neither"},
+		{"both", func() *jobMsg { return &jobMsg{V: wireVersion, Run: ok(), Call: &callJob{Function: "f"}} }, "neither"},
+		{"call without function", func() *jobMsg { return &jobMsg{V: wireVersion, Call: &callJob{}} }, "function"},
+		{"no programs", func() *jobMsg { j := ok(); j.Programs = nil; return &jobMsg{V: wireVersion, Run: j} }, "programs"},
+		{"no tests", func() *jobMsg { j := ok(); j.Tests, j.Timeouts = nil, nil; return &jobMsg{V: wireVersion, Run: j} }, "tests"},
+		{"limits missing", func() *jobMsg { j := ok(); j.Timeouts = nil; return &jobMsg{V: wireVersion, Run: j} }, "limits"},
+		{"zero limit", func() *jobMsg { j := ok(); j.Timeouts[0] = 0; return &jobMsg{V: wireVersion, Run: j} }, "time limit"},
+		{"day-long limit", func() *jobMsg { j := ok(); j.Timeouts[0] = 24 * time.Hour; return &jobMsg{V: wireVersion, Run: j} }, "time limit"},
+		{"negative reduced limit", func() *jobMsg { j := ok(); j.DegradeLimit = -1; return &jobMsg{V: wireVersion, Run: j} }, "reduced"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := checkJob(tc.job())
+			switch {
+			case tc.want == "" && err != nil:
+				t.Errorf("refused: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Errorf("checkJob = %v, want an error about %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestBrokerNeedsAuthOffLoopback: the broker listens beyond loopback only
+// with a token, and then clients without it are refused.
+func TestBrokerNeedsAuthOffLoopback(t *testing.T) {
+	if _, err := StartBroker(BrokerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "without authentication") {
+		t.Fatalf("broker on 0.0.0.0 without a token: %v, want a refusal", err)
+	}
+	b, err := StartBroker(BrokerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir(), Token: "s3cret"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	url := strings.Replace(b.URL(), "0.0.0.0", "127.0.0.1", 1)
+	tests := []struct {
+		token string
+		ok    bool
+	}{{"", false}, {"wrong", false}, {"s3cret", true}}
+	for _, tc := range tests {
+		nc, err := Connect(ConnectOptions{URL: url, Token: tc.token})
+		if (err == nil) != tc.ok {
+			t.Errorf("token %q: connect error %v, want success %v", tc.token, err, tc.ok)
+		}
+		if nc != nil {
+			nc.Close()
+		}
+	}
+}
+
+// FuzzDecodeResult: no input makes decodeResult panic, and what it accepts
+// is bounded and names its own subject.
+func FuzzDecodeResult(f *testing.F) {
+	key := strings.Repeat("0f", 32)
+	good, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{{Outcome: execute.Pass}}}})
+	f.Add(resultSubject(key, 0), good)
+	f.Add(resultSubject(key, 0), []byte(`{"v":1,"key":"`+key+`","part":0,"parts":1,"poison":"x","call":{"ok":true,"result":[1]}}`))
+	f.Add(resultSubject(key+"-r1", 3), []byte(`{"v":1}`))
+	f.Add("ticoder.results.x.y", []byte(`null`))
+	f.Add(resultSubject(key, 0), []byte(`{"v":1,"key":"`+key+`","parts":1,"rows":[[{"outcome":"nope"}]]}`))
+	f.Fuzz(func(t *testing.T, subj string, data []byte) {
+		m, err := decodeResult(subj, data)
+		if err != nil {
+			return
+		}
+		k, part, ok := parseResultSubject(subj)
+		if !ok || m.Key != k || m.Part != part || m.Parts < 1 || m.Part >= m.Parts || len(m.Rows) > maxPrograms || len(m.Poison) > maxErrorBytes+10 {
+			t.Fatalf("accepted %+v on %q", m, subj)
+		}
+	})
+}
+
+// TestBrokerTLS: with --tls-cert and --tls-key the broker speaks TLS only;
+// a client that trusts the certificate connects, one that does not is
+// refused.
+func TestBrokerTLS(t *testing.T) {
+	dir := t.TempDir()
+	cert, key := selfSigned(t, dir)
+	b, err := StartBroker(BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), TLSCert: cert, TLSKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Shutdown)
+	nc, err := Connect(ConnectOptions{URL: b.URL(), CA: cert})
+	if err != nil {
+		t.Fatalf("a client trusting the certificate: %v", err)
+	}
+	if !nc.TLSRequired() {
+		t.Error("the connection is not TLS")
+	}
+	nc.Close()
+	if nc, err := Connect(ConnectOptions{URL: b.URL()}); err == nil {
+		nc.Close()
+		t.Error("a client that does not trust the certificate connected")
+	}
+}
+
+// selfSigned writes a self-signed certificate for 127.0.0.1 and its key.
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string) {
+	t.Helper()
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "ticoder test broker"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(time.Hour),
+		IPAddresses:           []net.IP{net.ParseIP("127.0.0.1")},
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &priv.PublicKey, priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, err := x509.MarshalECPrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certFile, keyFile
+}
+
+// TestSameBatchQueuedOnce: two coordinators that ask for the same batch at
+// once queue it once (the message id is its content address) and both get
+// the one result.
+func TestSameBatchQueuedOnce(t *testing.T) {
+	b, nc := broker(t)
+	var mu sync.Mutex
+	jobs := 0
+	release := make(chan struct{})
+	rogue(t, nc, func(key string, job *jobMsg) [][]byte {
+		mu.Lock()
+		jobs++
+		mu.Unlock()
+		<-release // answer once both coordinators have queued it
+		return [][]byte{passRows(key, job)}
+	})
+	job := execute.Job{Programs: []string{"x = 1\n", "x = 2\n"}, Tests: []execute.Test{{Code: "assert x"}}}
+	var remotes []*execute.Remote
+	for range 2 {
+		c, err := Connect(ConnectOptions{URL: b.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		remotes = append(remotes, coordinator(t, c, CoordinatorOptions{}))
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	errs := make(chan error, len(remotes))
+	for _, r := range remotes {
+		go func() {
+			_, err := r.Run(ctx, job, nil)
+			errs <- err
+		}()
+	}
+	// Both have queued it once the stream has seen two publishes.
+	js, err := jetstream.New(nc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		mu.Lock()
+		n := jobs
+		mu.Unlock()
+		if n >= 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no job reached the worker within 30 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // let the second coordinator publish too
+	close(release)
+	for range remotes {
+		if err := testutil.Receive(t, errs, time.Minute, "a coordinator's run"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if jobs != 1 {
+		t.Errorf("the worker got the batch %d times, want once", jobs)
+	}
+	s, err := js.Stream(ctx, JobsStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info, err := s.Info(ctx); err != nil || info.State.Msgs != 0 {
+		t.Errorf("jobs left on the queue: %+v, %v", info.State, err)
+	}
+}
