@@ -627,13 +627,7 @@ def zombie(p, parents=None):
 
 def reap_own():
     """Reaps every exited child of the worker (orphans come to PID 1)."""
-    while True:
-        try:
-            p, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if p == 0:
-            return
+    reap_into(None)
 
 
 class Zygote:
@@ -764,8 +758,9 @@ def zygote_main(sock):
 
 
 def reap_into(statuses):
-    """Reaps the zygote's ended children, keeping their wait statuses (a
-    bounded number) for the worker to ask about."""
+    """Reaps the calling process's ended children; with statuses (the
+    zygote's), keeps their wait statuses (a bounded number) for the worker
+    to ask about."""
     while True:
         try:
             pid, st = os.waitpid(-1, os.WNOHANG)
@@ -773,6 +768,8 @@ def reap_into(statuses):
             return
         if pid == 0:
             return
+        if statuses is None:
+            continue
         if len(statuses) > 1024:
             statuses.clear()
         statuses[pid] = st
