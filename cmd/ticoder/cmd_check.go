@@ -77,7 +77,7 @@ taking the core for the whole limit.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized) or a JSONL file")
+	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized, mbjp) or a JSONL file")
 	f.StringVar(&o.samples, "samples", "", "samples file (JSONL)")
 	f.StringVarP(&o.ks, "k", "k", "1,10,100", "comma-separated k values for pass@k")
 	f.DurationVar(&o.timeout, "timeout", 0, "time limit per sample (default: scaled from the reference solution)")
@@ -85,7 +85,7 @@ taking the core for the whole limit.`,
 	f.Float64Var(&o.factor, "factor", check.DefaultFactor, "time limit = factor × the reference's run time")
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
-	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above)")
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above), or JVMs for Java (default: one per CPU)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.BoolVar(&o.strict, "strict", false, "fail, before running anything, if a line of the samples file is not a sample")
 	f.BoolVar(&o.allowObjects, "allow-objects", false, "let samples return objects that are not plain data, compared by their own == inside the sample's process (as OpenAI's harness does; a hostile sample can then forge its own verdict)")
@@ -150,8 +150,19 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if err != nil {
 		return err
 	}
+	if ds.Language() == dataset.Java {
+		// A JVM runs one test at a time, and its own threads fill a core
+		// while it compiles: one JVM per CPU.
+		jvms := o.workers
+		if jvms <= 0 {
+			jvms = runtime.NumCPU()
+		}
+		if err := eng.withJava(ctx, g, jvms); err != nil {
+			return err
+		}
+	}
 	defer eng.Close()
-	sum, err := check.Run(ctx, eng.Pool, ds, in, check.Options{
+	sum, err := check.Run(ctx, eng.Runner(ds.Language()), ds, in, check.Options{
 		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: progress.New(stderr, o.quiet), AllowObjects: o.allowObjects,
 	})
 	if err != nil {

@@ -15,13 +15,41 @@ import (
 // engine bundles the execution pool and the database behind it.
 type engine struct {
 	Pool *execute.Pool
+	// Java runs Java programs; nil unless opened with javaEngine.
+	Java *execute.JavaPool
 	DB   *sql.DB
 }
 
 // Close stops the workers and closes the database.
 func (e *engine) Close() error {
 	e.Pool.Close()
+	if e.Java != nil {
+		e.Java.Close()
+	}
 	return e.DB.Close()
+}
+
+// Runner returns the pool that runs programs of language lang ("" is
+// Python, "java").
+func (e *engine) Runner(lang string) execute.Runner {
+	if lang == "java" && e.Java != nil {
+		return e.Java
+	}
+	return e.Pool
+}
+
+// withJava adds a Java pool of the given number of JVMs to the engine,
+// sharing its cache; it closes the engine on failure.
+func (e *engine) withJava(ctx context.Context, g *globalOptions, workers int) error {
+	cache, err := execute.NewCache(ctx, e.DB)
+	if err == nil {
+		e.Java, err = execute.NewJavaPool(ctx, execute.Options{Workers: workers, Sandbox: sandbox.Config{Unsafe: g.unsafe}, Cache: cache})
+	}
+	if err != nil {
+		e.Close()
+		return err
+	}
+	return nil
 }
 
 // cachePath returns the SQLite file from --cache or the default.

@@ -333,7 +333,7 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 			return k, nil
 		}
 		if err != nil || r.index != k {
-			why := "JVM worker died: " + clipErr(err, w)
+			why := clipErr(err, w)
 			res := Result{Outcome: Crash, Exception: why}
 			if time.Since(start) >= limit {
 				res = Result{Outcome: Timeout}
@@ -359,6 +359,16 @@ func clipErr(err error, w *jvmWorker) string {
 	why := "bad reply"
 	if err != nil {
 		why = err.Error()
+	}
+	select {
+	case <-w.done:
+		code := w.cmd.ProcessState.ExitCode()
+		why = fmt.Sprintf("the JVM exited with status %d (System.exit, Runtime.halt", code)
+		if code == 3 {
+			why += ", or out of memory"
+		}
+		why += ")"
+	case <-time.After(200 * time.Millisecond):
 	}
 	if s := w.err.String(); s != "" {
 		if len(s) > 300 {

@@ -60,7 +60,8 @@ public final class Worker {
     private static final int NONCE = 32;
     private static final int MAX_REQUEST = 64 << 20;
     private static final int MAX_TEXT = 2000;
-    private static final String JAR = "/ticoder/jworker.jar";
+    /** The exported classes programs compile against, read from this module. */
+    private static final String[] EXPORTED = {"Values", "Values$NotPlain"};
 
     // Outcomes, as Go numbers them.
     static final byte PASS = 0, FAIL = 1, ERROR = 2, TIMEOUT = 3, CRASH = 4;
@@ -81,8 +82,10 @@ public final class Worker {
         in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16));
         out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16));
         files = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
-        files.setLocationFromPaths(javax.tools.StandardLocation.CLASS_PATH, List.of(Path.of(JAR)));
         properties = (Properties) System.getProperties().clone();
+        for (String e : EXPORTED) {
+            exported.add(new Exported(e));
+        }
     }
 
     public static void main(String[] args) {
@@ -297,6 +300,24 @@ public final class Worker {
         Map<String, ByteArrayOutputStream> classes = new HashMap<>();
         JavaFileManager mem = new ForwardingJavaFileManager<>(files) {
             @Override
+            public Iterable<JavaFileObject> list(Location location, String pkg, Set<JavaFileObject.Kind> kinds,
+                    boolean recurse) throws IOException {
+                if (location == javax.tools.StandardLocation.CLASS_PATH && pkg.equals("ticoder.values")
+                        && kinds.contains(JavaFileObject.Kind.CLASS)) {
+                    return exported;
+                }
+                return super.list(location, pkg, kinds, recurse);
+            }
+
+            @Override
+            public String inferBinaryName(Location location, JavaFileObject file) {
+                if (file instanceof Exported e) {
+                    return e.binaryName;
+                }
+                return super.inferBinaryName(location, file);
+            }
+
+            @Override
             public JavaFileObject getJavaFileForOutput(Location location, String className, JavaFileObject.Kind kind,
                     FileObject sibling) {
                 ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -335,6 +356,30 @@ public final class Worker {
         classes.forEach((k, v) -> out.put(k, v.toByteArray()));
         return out;
     }
+
+    /** A class file of ticoder.values, for javac. */
+    static final class Exported extends SimpleJavaFileObject {
+        final String binaryName;
+        final byte[] bytes;
+
+        Exported(String simple) throws IOException {
+            super(URI.create("mem:///ticoder/values/" + simple + ".class"), JavaFileObject.Kind.CLASS);
+            binaryName = "ticoder.values." + simple;
+            try (InputStream s = Values.class.getResourceAsStream(simple + ".class")) {
+                if (s == null) {
+                    throw new IOException("no class file " + simple);
+                }
+                bytes = s.readAllBytes();
+            }
+        }
+
+        @Override
+        public InputStream openInputStream() {
+            return new java.io.ByteArrayInputStream(bytes);
+        }
+    }
+
+    private final List<JavaFileObject> exported = new ArrayList<>();
 
     /** Loads a program's classes afresh for each test. */
     static final class Loader extends ClassLoader {

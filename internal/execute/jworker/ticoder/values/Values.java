@@ -78,7 +78,7 @@ public final class Values {
                 || c == Float.class || c == BigInteger.class || c == BigDecimal.class) {
             return v;
         }
-        if (c.getClassLoader() != null || c.isHidden()) {
+        if (!behavesAsJDK(c)) {
             throw new NotPlain();
         }
         if (c.isArray()) {
@@ -117,6 +117,35 @@ public final class Values {
             return o.isEmpty() ? o : Optional.ofNullable(snapshot(o.get(), budget));
         }
         throw new NotPlain();
+    }
+
+    /**
+     * Reports whether instances of c run only the JDK's code: c is a JDK
+     * class, or a subclass (an anonymous one of double-brace initialisation,
+     * {@code new HashMap<>() {{ put(1, 2); }}}, as MBJP's tests write
+     * expected maps) whose classes up to the JDK declare no method that can
+     * override one (only private and static methods).
+     */
+    private static boolean behavesAsJDK(Class<?> c) {
+        for (int depth = 0; c != null && depth < 16; depth++, c = c.getSuperclass()) {
+            if (c.isHidden()) {
+                return false;
+            }
+            if (c.getClassLoader() == null) {
+                return c != Object.class;
+            }
+            try {
+                for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
+                    int mod = m.getModifiers();
+                    if (!java.lang.reflect.Modifier.isPrivate(mod) && !java.lang.reflect.Modifier.isStatic(mod)) {
+                        return false;
+                    }
+                }
+            } catch (SecurityException | LinkageError e) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /**
