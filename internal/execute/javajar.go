@@ -80,7 +80,8 @@ func buildWorkerJar(ctx context.Context, javaHome string, names []string) ([]byt
 	}
 	defer os.RemoveAll(dir)
 	src, out := filepath.Join(dir, "src"), filepath.Join(dir, "out")
-	args := []string{"-d", out, "-nowarn", "-Xlint:-removal,-deprecation", "--release", "17"}
+	args := []string{"-d", out, "-nowarn", "-Xlint:-removal,-deprecation",
+		"--add-exports", "java.base/jdk.internal.loader=ticoder.jworker"}
 	for _, n := range names {
 		b, _ := jworkerSources.ReadFile(n)
 		p := filepath.Join(src, filepath.FromSlash(n))

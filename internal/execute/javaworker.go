@@ -67,6 +67,7 @@ func (s *jvmSpec) jvmArgs() []string {
 		"-Xshare:auto", "-Djava.security.manager=disallow", "-Djava.io.tmpdir=/tmp", "-Duser.home=/tmp",
 		"-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
 		"--limit-modules", "java.base,java.compiler,jdk.compiler,ticoder.jworker",
+		"--add-exports", "java.base/jdk.internal.loader=ticoder.jworker",
 		"--module-path", "/ticoder/jworker.jar", "--module", "ticoder.jworker/ticoder.jworker.Worker",
 	}
 }

@@ -108,10 +108,24 @@ func JavaHome() (string, error) {
 	return home, nil
 }
 
-// jvmLayout finds what the JVM java (HOME/bin/java) needs: the JDK's home,
-// its /etc/java-* configuration (the conf directory links there), the
-// dynamic loader and the system library directories, time zones and the
-// C.UTF-8 locale.
+// jdkFiles are the files of a JDK's lib directory that a JVM running
+// java.base and javac needs (beside lib/server and lib/security): the
+// runtime image and java.base's native libraries. The JDK's other native
+// libraries (AWT, SCTP, attach, management, instrument, …) are not shown:
+// code under test could otherwise System.load one into its own class
+// loader and bind its JNI functions — some take raw memory addresses — to
+// native methods of classes it defines. java.base's own libraries are
+// loaded by the boot loader before any program runs, and the JVM refuses
+// to load a library a second time into another loader.
+var jdkFiles = []string{
+	"modules", "jvm.cfg", "tzdb.dat", "libjava.so", "libjimage.so", "libjli.so", "libnet.so", "libnio.so",
+	"libzip.so", "libverify.so", "libjsig.so", "libjsvml.so",
+}
+
+// jvmLayout finds what the JVM java (HOME/bin/java) needs: the parts of the
+// JDK's home listed in jdkFiles, its conf directory and /etc/java-*
+// configuration (conf links there), the dynamic loader and the system
+// library directories, time zones and the C.UTF-8 locale.
 func jvmLayout(java string) (layout, error) {
 	l := layout{etc: etcFiles}
 	if !filepath.IsAbs(java) {
@@ -139,13 +153,25 @@ func jvmLayout(java string) (layout, error) {
 	if err := checkLibraries(java, interp, system, libs); err != nil {
 		return l, err
 	}
-	l.dirs = append(libs, home)
+	l.dirs = append(libs, existing([]string{
+		filepath.Join(home, "conf"), filepath.Join(home, "lib", "server"), filepath.Join(home, "lib", "security"),
+	})...)
+	for _, f := range jdkFiles {
+		p := filepath.Join(home, "lib", f)
+		if _, err := os.Stat(p); err != nil {
+			if f == "modules" || f == "libjava.so" || f == "libjli.so" {
+				return l, fmt.Errorf("java %s: %w", java, err)
+			}
+			continue
+		}
+		l.files = append(l.files, p)
+	}
 	confs, _ := filepath.Glob("/etc/java-*-openjdk")
 	l.dirs = append(l.dirs, confs...)
 	l.dirs = append(l.dirs, existing([]string{
 		"/usr/share/zoneinfo", "/usr/lib/locale/C.utf8", "/usr/lib/locale/C.UTF-8",
 	})...)
-	l.files = []string{java}
+	l.files = append(l.files, java)
 	if interp != "" {
 		l.files = append(l.files, interp)
 	}

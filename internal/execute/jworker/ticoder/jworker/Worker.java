@@ -101,6 +101,17 @@ public final class Worker {
     private void serve() throws IOException {
         in.readFully(nonce);
         resetGlobals();
+        // Register every native library of java.base with the boot loader
+        // now, so that no program can load one into its own class loader and
+        // bind its JNI functions to native methods of classes it defines in
+        // jdk.internal.* packages (libjava's NativeMethodAccessorImpl.invoke0
+        // calls any method without access checks). The VM loads libjava and
+        // libjimage itself, without registering them.
+        for (String lib : new String[] {"java", "jimage", "zip", "nio", "net"}) {
+            jdk.internal.loader.BootLoader.loadLibrary(lib);
+        }
+        java.net.InetAddress.getLoopbackAddress();
+        cleanTmp();
         warmUp();
         baseline = liveThreads();
         frame('H');
