@@ -224,7 +224,8 @@ func TestJavaAttacks(t *testing.T) {
 }
 
 // TestJavaForgedEquals: a program's object whose equals is always true
-// neither passes a value test nor MBJP's compare (made Values.equal).
+// neither passes a value test nor MBJP's compare (made Values.equal): the
+// worker compares snapshots of plain data, never the program's objects.
 func TestJavaForgedEquals(t *testing.T) {
 	p := newTestJavaPool(t)
 	prog := `import java.util.*;
@@ -238,6 +239,23 @@ class F {
     }
     static List<Integer> plain() {
         return new ArrayList<Integer>() {{ add(7); }};
+    }
+    static Object any() {
+        return new Object() {
+            public boolean equals(Object o) { return true; }
+            public int hashCode() { return 0; }
+            public String toString() { return "[1, 2, 3]"; }
+        };
+    }
+    static List<Integer> view() {
+        return new AbstractList<Integer>() {
+            public Integer get(int i) { return i + 1; }
+            public int size() { return 3; }
+            public boolean equals(Object o) { return false; }
+        };
+    }
+    static int[] array() {
+        return new int[] {1, 2};
     }
 }
 `
@@ -259,19 +277,25 @@ class F {
 		mbjp,
 		{Input: "F.plain()", Expected: "Arrays.asList(7)"},
 		{Input: "F.plain()", Expected: "List.of(8)"},
+		{Input: "F.any()", Expected: "Arrays.asList(1, 2, 3)"},
+		{Input: "F.view()", Expected: "Arrays.asList(1, 2, 3)"},
+		{Input: "F.array()", Expected: "new int[] {1, 2}"},
 	}
 	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 3 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Outcome{Fail, Fail, Pass, Fail}
+	// A list is read through its interface (its own equals is never
+	// called), so F.f() is an empty list, F.view() is [1, 2, 3]; value
+	// tests compare arrays by content.
+	want := []Outcome{Fail, Fail, Pass, Fail, Fail, Pass, Pass}
 	for j, r := range m.Results[0] {
 		if r.Outcome != want[j] {
 			t.Errorf("test %d: %v (%s), want %v", j, r.Outcome, r.Exception, want[j])
 		}
 	}
-	if r := m.Results[0][0]; !strings.Contains(r.Exception, "not plain data") {
-		t.Errorf("forged list: reason %q, want one that says it is not plain data", r.Exception)
+	if r := m.Results[0][4]; !strings.Contains(r.Exception, "not plain data") {
+		t.Errorf("forged object: reason %q, want one that says it is not plain data", r.Exception)
 	}
 }
 

@@ -187,7 +187,7 @@ public final class Worker {
      * normally; it fails by throwing AssertionError or java.lang.Exception.
      * Kind 'V': name is a Java expression (a call of the program), expected
      * an expression or empty; the value is rendered as plain data and, with
-     * an expected value, compared by Values.equal.
+     * an expected value, compared by Values.sameValue.
      */
     static final class Test {
         byte kind;
@@ -473,7 +473,7 @@ public final class Worker {
             }
             Method exp = c.getDeclaredMethod("e" + i);
             exp.setAccessible(true);
-            boolean eq = Values.equal(v, exp.invoke(null));
+            boolean eq = Values.sameValue(v, exp.invoke(null));
             h.exception = "";
             h.outcome = eq ? PASS : FAIL;
         } catch (Throwable e) {

@@ -18,12 +18,18 @@ import java.util.Set;
  *
  * <p>A value is first copied into a snapshot: strings, characters,
  * booleans, the boxed numbers, BigInteger and BigDecimal as they are (final
- * classes of the JDK), lists, queues and arrays as ArrayLists, other
- * collections as HashSets, maps as HashMaps, map entries and Optionals of
- * snapshots. Anything else (an object of the program's own class, a lambda)
- * has no snapshot. Comparisons and rendering then run only the JDK's code
- * on the snapshots: a program cannot make its own object equal to an
- * expected value, and an object's own equals is never called.
+ * classes of the JDK); lists and queues as ArrayLists, other collections as
+ * HashSets and maps as HashMaps of snapshots, read through their interfaces
+ * (iterator, entrySet) whoever implements them; map entries and Optionals
+ * of snapshots. Anything else (an object of the program's own class that is
+ * no collection, a lambda) has no snapshot. Comparisons and rendering then
+ * run only the JDK's code on the snapshots: a program decides which
+ * elements its collections hold, as it decides what it returns, but never
+ * how they compare — its own equals, hashCode and toString are not called.
+ *
+ * <p>Arrays compare as Java's equals compares them (by identity) in
+ * {@link #equal}, which MBJP's tests use, and by content in
+ * {@link #sameValue}, which value tests use.
  */
 public final class Values {
     private Values() {}
@@ -46,9 +52,21 @@ public final class Values {
      * equals null).
      */
     public static boolean equal(Object a, Object b) {
+        return compare(a, b, false);
+    }
+
+    /**
+     * Reports whether a and b are plain data with equal snapshots, arrays
+     * compared by content.
+     */
+    public static boolean sameValue(Object a, Object b) {
+        return compare(a, b, true);
+    }
+
+    private static boolean compare(Object a, Object b, boolean arrayContent) {
         try {
-            Object sa = snapshot(a, new int[] {MAX_NODES});
-            Object sb = snapshot(b, new int[] {MAX_NODES});
+            Object sa = snapshot(a, new int[] {MAX_NODES}, arrayContent);
+            Object sb = snapshot(b, new int[] {MAX_NODES}, arrayContent);
             return sa == null ? sb == null : sa.equals(sb);
         } catch (NotPlain | RuntimeException | StackOverflowError e) {
             return false;
@@ -58,14 +76,27 @@ public final class Values {
     /** Reports whether v is plain data (see the class comment). */
     public static boolean isPlain(Object v) {
         try {
-            snapshot(v, new int[] {MAX_NODES});
+            snapshot(v, new int[] {MAX_NODES}, true);
             return true;
         } catch (NotPlain | RuntimeException | StackOverflowError e) {
             return false;
         }
     }
 
-    private static Object snapshot(Object v, int[] budget) throws NotPlain {
+    /** An array under Java's equals: equal only to itself. */
+    private record Identity(Object array) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Identity i && i.array == array;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(array);
+        }
+    }
+
+    private static Object snapshot(Object v, int[] budget, boolean arrayContent) throws NotPlain {
         if (v == null) {
             return null;
         }
@@ -78,74 +109,48 @@ public final class Values {
                 || c == Float.class || c == BigInteger.class || c == BigDecimal.class) {
             return v;
         }
-        if (!behavesAsJDK(c)) {
+        if (c.isHidden()) {
             throw new NotPlain();
+        }
+        if (c.isArray() && !arrayContent) {
+            return new Identity(v);
         }
         if (c.isArray()) {
             int n = Array.getLength(v);
             List<Object> out = new ArrayList<>(Math.min(n, 1024));
             for (int i = 0; i < n; i++) {
-                out.add(snapshot(Array.get(v, i), budget));
+                out.add(snapshot(Array.get(v, i), budget, arrayContent));
             }
             return out;
         }
         if (v instanceof Map<?, ?> m) {
             Map<Object, Object> out = new HashMap<>();
             for (Map.Entry<?, ?> e : m.entrySet()) {
-                out.put(snapshot(e.getKey(), budget), snapshot(e.getValue(), budget));
+                out.put(snapshot(e.getKey(), budget, arrayContent), snapshot(e.getValue(), budget, arrayContent));
             }
             return out;
         }
         if (v instanceof Map.Entry<?, ?> e) {
-            return new AbstractMap.SimpleImmutableEntry<>(snapshot(e.getKey(), budget), snapshot(e.getValue(), budget));
+            return new AbstractMap.SimpleImmutableEntry<>(snapshot(e.getKey(), budget, arrayContent), snapshot(e.getValue(), budget, arrayContent));
         }
         if (v instanceof List<?> || v instanceof java.util.Queue<?>) {
             List<Object> out = new ArrayList<>();
             for (Object e : (Collection<?>) v) {
-                out.add(snapshot(e, budget));
+                out.add(snapshot(e, budget, arrayContent));
             }
             return out;
         }
         if (v instanceof Collection<?> col) {
             Set<Object> out = new HashSet<>();
             for (Object e : col) {
-                out.add(snapshot(e, budget));
+                out.add(snapshot(e, budget, arrayContent));
             }
             return out;
         }
-        if (v instanceof Optional<?> o) {
-            return o.isEmpty() ? o : Optional.ofNullable(snapshot(o.get(), budget));
+        if (v instanceof Optional<?> o && c == Optional.class) {
+            return o.isEmpty() ? o : Optional.ofNullable(snapshot(o.get(), budget, arrayContent));
         }
         throw new NotPlain();
-    }
-
-    /**
-     * Reports whether instances of c run only the JDK's code: c is a JDK
-     * class, or a subclass (an anonymous one of double-brace initialisation,
-     * {@code new HashMap<>() {{ put(1, 2); }}}, as MBJP's tests write
-     * expected maps) whose classes up to the JDK declare no method that can
-     * override one (only private and static methods).
-     */
-    private static boolean behavesAsJDK(Class<?> c) {
-        for (int depth = 0; c != null && depth < 16; depth++, c = c.getSuperclass()) {
-            if (c.isHidden()) {
-                return false;
-            }
-            if (c.getClassLoader() == null) {
-                return c != Object.class;
-            }
-            try {
-                for (java.lang.reflect.Method m : c.getDeclaredMethods()) {
-                    int mod = m.getModifiers();
-                    if (!java.lang.reflect.Modifier.isPrivate(mod) && !java.lang.reflect.Modifier.isStatic(mod)) {
-                        return false;
-                    }
-                }
-            } catch (SecurityException | LinkageError e) {
-                return false;
-            }
-        }
-        return false;
     }
 
     /**
@@ -156,7 +161,7 @@ public final class Values {
     public static String render(Object v) {
         Object s;
         try {
-            s = snapshot(v, new int[] {MAX_NODES});
+            s = snapshot(v, new int[] {MAX_NODES}, true);
         } catch (NotPlain | RuntimeException | StackOverflowError e) {
             return null;
         }
