@@ -158,6 +158,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 			jvms = runtime.NumCPU()
 		}
 		if err := eng.withJava(ctx, g, jvms); err != nil {
+			eng.Close()
 			return err
 		}
 	}

@@ -39,15 +39,14 @@ func (e *engine) Runner(lang string) execute.Runner {
 }
 
 // withJava adds a Java pool of the given number of JVMs to the engine,
-// sharing its cache; it closes the engine on failure.
+// sharing its cache.
 func (e *engine) withJava(ctx context.Context, g *globalOptions, workers int) error {
 	cache, err := execute.NewCache(ctx, e.DB)
 	if err == nil {
 		e.Java, err = execute.NewJavaPool(ctx, execute.Options{Workers: workers, Sandbox: sandbox.Config{Unsafe: g.unsafe}, Cache: cache})
 	}
 	if err != nil {
-		e.Close()
-		return err
+		return fmt.Errorf("java: %w", err)
 	}
 	return nil
 }

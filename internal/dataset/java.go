@@ -68,13 +68,15 @@ func mbjpProblem(r record, dataset string) (Problem, error) {
 	if !strings.Contains(test, mbjpCompare) {
 		return Problem{}, fmt.Errorf(`field "test": its compare helper does not end in %q`, mbjpCompare)
 	}
+	sig := prompt[loc[0]:loc[1]]
+	lead := len(sig) - len(strings.TrimLeft(sig, " \t"))
 	p := Problem{
 		ID:          id,
 		Dataset:     dataset,
 		Prompt:      prompt,
 		Description: strings.TrimSpace(desc),
-		Context:     prompt[:loc[0]],
-		Signature:   strings.TrimSpace(prompt[loc[0]:loc[1]]),
+		Context:     prompt[:loc[0]+lead],
+		Signature:   strings.TrimSpace(sig),
 		EntryPoint:  entry,
 		Test:        strings.Replace(test, mbjpCompare, TrustedCompare, 1),
 		Language:    Java,

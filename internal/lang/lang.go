@@ -44,3 +44,10 @@ type ExampleParser interface {
 	// entry, as tests can run them; examples it cannot read are left out.
 	Examples(prompt, entry string) []Example
 }
+
+// InputHarvester is implemented by languages that derive more inputs from a
+// prompt's examples (the behaviour of candidates on them is compared).
+type InputHarvester interface {
+	// Inputs returns at most max new call expressions of entry.
+	Inputs(prompt, entry string, max int) []string
+}

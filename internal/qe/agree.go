@@ -34,6 +34,10 @@ var agreePy string
 // when candidates loop. Results are cached by the Runner's cache.
 type Agree struct {
 	Runner execute.Runner
+	// JavaRunner runs the candidates of Java problems (Problem.Language):
+	// their examples and inputs come from the language (lang/java), not
+	// from Python.
+	JavaRunner execute.Runner
 	// Timeout bounds one call of one candidate (default 1 s).
 	Timeout time.Duration
 	// MaxInputs is how many harvested inputs are used (0 means 8).
@@ -79,6 +83,9 @@ func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 	if a.NoHarvest {
 		max = 0
 	}
+	if l, ok := languageOfProblem(p.Language); ok {
+		return prepareWith(l, p.Prompt, entry, max), nil
+	}
 	arg := map[string]any{"entry": entry, "examples": raw, "max_inputs": max, "seed": 0}
 	if err := a.Runner.Call(ctx, inputs.Python+"\n\n"+agreePy, "prepare", arg, &in); err != nil {
 		return in, fmt.Errorf("agree: prepare examples of %s: %w", p.TaskID, err)
@@ -113,14 +120,17 @@ func (a *Agree) Run(ctx context.Context, p Problem, candidates []string, in Agre
 	if len(tests) == 0 {
 		return &execute.Matrix{Results: make([][]execute.Result, len(candidates))}, nil
 	}
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = time.Second
+	}
+	if l, ok := languageOfProblem(p.Language); ok {
+		return a.runWith(ctx, l, p, candidates, in, timeout)
+	}
 	ctxCode := promptContext(p.Prompt, p.Entry())
 	progs := make([]string, len(candidates))
 	for i, c := range candidates {
 		progs[i] = joinProgram(ctxCode, c)
-	}
-	timeout := a.Timeout
-	if timeout == 0 {
-		timeout = time.Second
 	}
 	m, err := a.Runner.Run(ctx, execute.Job{Programs: progs, Tests: tests, Timeout: timeout}, nil)
 	if err != nil {

@@ -19,8 +19,9 @@ import (
 type Java struct{}
 
 var (
-	_ lang.Language      = Java{}
-	_ lang.ExampleParser = Java{}
+	_ lang.Language       = Java{}
+	_ lang.ExampleParser  = Java{}
+	_ lang.InputHarvester = Java{}
 )
 
 // Name implements lang.Language.
