@@ -71,11 +71,6 @@ type AgreeInputs struct {
 // Prepare validates the problem's docstring examples and harvests inputs.
 func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 	entry := p.Entry()
-	raw := ParseExamples(p.Prompt, entry)
-	var in AgreeInputs
-	if entry == "" || len(raw) == 0 {
-		return in, nil
-	}
 	max := a.MaxInputs
 	if max == 0 {
 		max = 8
@@ -84,7 +79,15 @@ func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 		max = 0
 	}
 	if l, ok := languageOfProblem(p.Language); ok {
+		if entry == "" {
+			return AgreeInputs{}, nil
+		}
 		return prepareWith(l, p.Prompt, entry, max), nil
+	}
+	raw := ParseExamples(p.Prompt, entry)
+	var in AgreeInputs
+	if entry == "" || len(raw) == 0 {
+		return in, nil
 	}
 	arg := map[string]any{"entry": entry, "examples": raw, "max_inputs": max, "seed": 0}
 	if err := a.Runner.Call(ctx, inputs.Python+"\n\n"+agreePy, "prepare", arg, &in); err != nil {
