@@ -141,43 +141,21 @@ func javaTests(tests []Test, timeouts []float64) ([]javaTest, error) {
 // programs run once; results are cached like the Python pool's, under keys
 // that include the worker's version.
 func (p *JavaPool) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
-	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
-		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
-	}
-	st := &runState{job: job, each: each, timeouts: make([]float64, len(job.Tests))}
-	for j := range job.Tests {
-		t := job.Timeout
-		if job.Timeouts != nil {
-			t = job.Timeouts[j]
-		}
-		if t <= 0 {
-			t = 3 * time.Second
-		}
-		st.timeouts[j] = t.Seconds()
+	st, err := newRunState(job, each)
+	if err != nil {
+		return nil, err
 	}
 	tests, err := javaTests(job.Tests, st.timeouts)
 	if err != nil {
 		return nil, err
 	}
-	index := map[string]int{}
-	for i, prog := range job.Programs {
-		d, ok := index[prog]
-		if !ok {
-			d = len(st.distinct)
-			index[prog] = d
-			st.distinct = append(st.distinct, prog)
-			st.users = append(st.users, nil)
-		}
-		st.users[d] = append(st.users[d], i)
-	}
-	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
 	keyed := make([]string, len(st.distinct))
 	for d, prog := range st.distinct {
 		keyed[d] = "java:" + p.version + "\x00" + prog
 	}
 	st.keys = newCacheKeys(keyed, job.Tests, st.timeouts, false)
 	rows := make([][]Result, len(st.distinct))
-	missing, err := p.lookup(ctx, st, rows)
+	missing, err := fromCache(ctx, p.cache, st, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -212,31 +190,6 @@ func (p *JavaPool) Run(ctx context.Context, job Job, each func(program int, resu
 		return nil, firstErr
 	}
 	return st.matrix, ctx.Err()
-}
-
-func (p *JavaPool) lookup(ctx context.Context, st *runState, rows [][]Result) ([][]int, error) {
-	missing := make([][]int, len(st.distinct))
-	for d := range st.distinct {
-		rows[d] = make([]Result, len(st.job.Tests))
-		have := map[int]Result{}
-		if p.cache != nil {
-			var err error
-			if have, err = p.cache.lookup(ctx, st.keys, d); err != nil {
-				return nil, err
-			}
-		}
-		for j := range st.job.Tests {
-			if r, ok := have[j]; ok {
-				rows[d][j] = r
-			} else {
-				missing[d] = append(missing[d], j)
-			}
-		}
-		if len(missing[d]) == 0 {
-			st.finish(d, rows[d])
-		}
-	}
-	return missing, nil
 }
 
 // compileBudget bounds compiling one program in a JVM (javac on a

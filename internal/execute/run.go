@@ -68,35 +68,13 @@ type runState struct {
 // the others' results from being reported. Rows of identical programs are
 // the same slice: treat the matrix as read-only.
 func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
-	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
-		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
+	st, err := newRunState(job, each)
+	if err != nil {
+		return nil, err
 	}
-	st := &runState{job: job, each: each, timeouts: make([]float64, len(job.Tests))}
-	for j := range job.Tests {
-		t := job.Timeout
-		if job.Timeouts != nil {
-			t = job.Timeouts[j]
-		}
-		if t <= 0 {
-			t = 3 * time.Second
-		}
-		st.timeouts[j] = t.Seconds()
-	}
-	index := map[string]int{}
-	for i, prog := range job.Programs {
-		d, ok := index[prog]
-		if !ok {
-			d = len(st.distinct)
-			index[prog] = d
-			st.distinct = append(st.distinct, prog)
-			st.users = append(st.users, nil)
-		}
-		st.users[d] = append(st.users[d], i)
-	}
-	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
 	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects)
 	rows := make([][]Result, len(st.distinct))
-	missing, err := p.fromCache(ctx, st, rows)
+	missing, err := fromCache(ctx, p.opts.Cache, st, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -107,16 +85,16 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 	return st.matrix, nil
 }
 
-// fromCache fills rows from the cache and returns, per distinct program, the
-// tests still to run.
-func (p *Pool) fromCache(ctx context.Context, st *runState, rows [][]Result) ([][]int, error) {
+// fromCache fills rows from cache (if not nil) and returns, per distinct
+// program, the tests still to run.
+func fromCache(ctx context.Context, cache *Cache, st *runState, rows [][]Result) ([][]int, error) {
 	missing := make([][]int, len(st.distinct))
 	for d := range st.distinct {
 		rows[d] = make([]Result, len(st.job.Tests))
 		have := map[int]Result{}
-		if p.opts.Cache != nil {
+		if cache != nil {
 			var err error
-			if have, err = p.opts.Cache.lookup(ctx, st.keys, d); err != nil {
+			if have, err = cache.lookup(ctx, st.keys, d); err != nil {
 				return nil, err
 			}
 		}
