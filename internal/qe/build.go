@@ -44,7 +44,7 @@ type Setup struct {
 	Runner  execute.Runner
 	// JavaRunner runs Java candidates (agree and combo on Java problems).
 	JavaRunner execute.Runner
-	Judge   Judge
+	Judge      Judge
 	// Temperature is knn's τ (default 0.05).
 	Temperature float64
 	// Agree configures the agree part of agree and combo (Runner is filled
