@@ -2,6 +2,7 @@ package execute
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"testing"
 	"time"
@@ -64,4 +65,60 @@ func TestJavaPoolRuns(t *testing.T) {
 			t.Errorf("broken program, test %d: %v, want error", j, r.Outcome)
 		}
 	}
+}
+
+// BenchmarkJavaPrograms measures throughput on MBJP-sized programs: each
+// iteration runs 200 distinct programs (a class with a static method and
+// MBJP's test class, three cases) on two JVMs, one test each.
+func BenchmarkJavaPrograms(b *testing.B) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		b.Skip("no JDK")
+	}
+	p, err := NewJavaPool(context.Background(), Options{Workers: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Close()
+	test := Test{Code: `class Main {
+    public static void main(String[] args) throws Exception {
+        for (int k = 0; k < 3; k++) {
+            List<Integer> x = Sum.f(Arrays.asList(k, k + 1, k + 2));
+            if (!ticoder.values.Values.equal(x, Arrays.asList(k, 2 * k + 1, 3 * k + 3))) throw new Exception("case " + k);
+        }
+    }
+}
+`}
+	round := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		progs := make([]string, 200)
+		for j := range progs {
+			progs[j] = fmt.Sprintf(`import java.util.*;
+
+class Sum {
+    /** Running sums (variant %d). */
+    public static List<Integer> f(List<Integer> xs) {
+        List<Integer> out = new ArrayList<>();
+        int s = 0;
+        for (int x : xs) {
+            s += x;
+            out.add(s);
+        }
+        return out;
+    }
+}
+`, round)
+			round++
+		}
+		m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{test}, Timeout: 10 * time.Second}, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, row := range m.Results {
+			if row[0].Outcome != Pass {
+				b.Fatalf("%v %s", row[0].Outcome, row[0].Exception)
+			}
+		}
+	}
+	b.ReportMetric(float64(200*b.N)/b.Elapsed().Seconds(), "programs/s")
 }
