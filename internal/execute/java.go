@@ -198,12 +198,18 @@ const compileBudget = 20 * time.Second
 
 // maxJVMStarts bounds the JVMs one program may use up (each one it kills or
 // leaves dirty costs a restart) before its remaining tests are crashes.
-const maxJVMStarts = 4
+const maxJVMStarts = 6
 
 // runProgram runs the tests todo of distinct program d, restarting the JVM
 // as often as the program breaks it, and publishes its row.
+//
+// A test whose JVM died under it (a crash) runs once more on a fresh JVM
+// before the crash is reported: the JVM may have been spoilt by an earlier
+// program in a way the worker cannot see (a system thread suspended), and
+// a program that kills the JVM itself does so again.
 func (p *JavaPool) runProgram(ctx context.Context, st *runState, d int, todo []int, tests []javaTest, row []Result) error {
 	fresh := map[int]Result{}
+	retried := map[int]bool{}
 	for starts := 0; len(todo) > 0; starts++ {
 		if starts == maxJVMStarts {
 			for _, j := range todo {
@@ -214,6 +220,10 @@ func (p *JavaPool) runProgram(ctx context.Context, st *runState, d int, todo []i
 		done, err := p.runOnce(ctx, st.distinct[d], todo, tests, row, fresh)
 		if err != nil {
 			return err
+		}
+		if last := done - 1; done > 0 && row[todo[last]].Outcome == Crash && !retried[todo[last]] {
+			retried[todo[last]] = true
+			done-- // once more, on the fresh JVM
 		}
 		todo = todo[done:]
 	}

@@ -205,6 +205,16 @@ func TestJavaAttacks(t *testing.T) {
 			want: Crash,
 		},
 		{
+			name: "stop the JVM's own threads",
+			body: `for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().equals("Common-Cleaner") || t.getName().equals("Finalizer")) { t.stop(); }
+            }
+            Thread.sleep(50);
+            return "stopped";`,
+			// The worker sees them gone and retires the JVM after this result.
+			want: Pass, value: `"stopped"`,
+		},
+		{
 			name: "a security manager",
 			body: `try { System.setSecurityManager(new SecurityManager()); return "INSTALLED"; } catch (UnsupportedOperationException e) { return "blocked"; }`,
 			want: Pass, value: `"blocked"`,

@@ -491,14 +491,20 @@ public final class Worker {
 
     /**
      * Stops every thread started since the worker was ready; reports whether
-     * all of them are gone.
+     * all of them are gone and every thread of the JVM's own (reference
+     * handler, finalizer, cleaner, …) is still alive: a program that stopped
+     * one would leave a JVM that leaks memory for the programs after it.
      */
     @SuppressWarnings("removal")
     private boolean stopStrays() {
         long deadline = System.nanoTime() + 300_000_000L;
         while (true) {
             List<Thread> strays = new ArrayList<>();
-            for (Thread x : liveThreads()) {
+            Set<Thread> live = liveThreads();
+            if (!live.containsAll(baseline)) {
+                return false;
+            }
+            for (Thread x : live) {
                 if (!baseline.contains(x) && x != Thread.currentThread()) {
                     strays.add(x);
                 }
