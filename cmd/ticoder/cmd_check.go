@@ -68,9 +68,16 @@ solution's run time, and at least --floor.
 Time limits are wall-clock, as in OpenAI's harness, so by default two
 workers run per CPU: while a sample that loops forever waits out its limit,
 the other worker on its core goes on with other samples instead of the loop
-taking the core for the whole limit.`,
+taking the core for the whole limit.
+
+Java (--dataset mbjp): a sample is a method body that closes MBJP's prompt
+(prompt + completion), run with MBJP's test class on long-lived sandboxed
+JVMs (one per CPU by default; needs a JDK 17, see TICODER_JAVA_HOME). A
+sample that calls System.exit fails, and values are compared as plain data,
+never by the sample's own equals.`,
 		Example: `  ticoder check --dataset humaneval-noexamples --samples $TICODER_DATA/samples/humaneval-codegen16b/codes.jsonl
-  ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json`,
+  ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json
+  ticoder check --dataset mbjp --samples java-samples.jsonl -k 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(cmd.Context(), g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
