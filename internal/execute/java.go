@@ -29,6 +29,9 @@ import (
 // a class with a static main(String[]); the test passes when main returns,
 // fails when it throws AssertionError or java.lang.Exception (MBJP's tests),
 // and errs on any other exception.
+//
+// Job.AllowObjects and Job.DegradeAfter are not applied: values are always
+// compared as plain data, and every test gets its full limit.
 type JavaPool struct {
 	spec    jvmSpec
 	workers int
