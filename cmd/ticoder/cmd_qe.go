@@ -181,15 +181,23 @@ func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, poo
 		}
 		for _, t := range p.Tasks {
 			if t.Problem.Language == dataset.Java {
-				workers := o.workers
-				if workers <= 0 {
-					workers = runtime.NumCPU()
-				}
-				return e.engine.withJava(ctx, g, workers)
+				return e.addJava(ctx, g, o)
 			}
 		}
 	}
 	return nil
+}
+
+// addJava adds a Java pool (one JVM per CPU unless --workers) to the engine.
+func (e *qeEnv) addJava(ctx context.Context, g *globalOptions, o *qeOptions) error {
+	if e.engine == nil || e.engine.Java != nil {
+		return nil
+	}
+	workers := o.workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return e.engine.withJava(ctx, g, workers)
 }
 
 func (e *qeEnv) runner() execute.Runner {
