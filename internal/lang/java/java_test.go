@@ -12,6 +12,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
+	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestMain(m *testing.M) {
@@ -107,13 +108,7 @@ func FuzzParseType(f *testing.F) {
 // value tests and runs them on the canonical solutions in the JVM worker:
 // the reference passes its own examples.
 func TestMBJPExamplesRunOnReferences(t *testing.T) {
-	dir := os.Getenv("TICODER_DATA")
-	if dir == "" {
-		if os.Getenv("TICODER_REQUIRE_DATA") != "" {
-			t.Fatal("TICODER_DATA is not set")
-		}
-		t.Skip("TICODER_DATA is not set")
-	}
+	dir := testutil.FullData(t, "mbjp/mbjp_release_v1.2.jsonl")
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK")
 	}
