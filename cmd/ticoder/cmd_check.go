@@ -68,16 +68,23 @@ solution's run time, and at least --floor.
 Time limits are wall-clock, as in OpenAI's harness, so by default two
 workers run per CPU: while a sample that loops forever waits out its limit,
 the other worker on its core goes on with other samples instead of the loop
-taking the core for the whole limit.`,
+taking the core for the whole limit.
+
+Java (--dataset mbjp): a sample is a method body that closes MBJP's prompt
+(prompt + completion), run with MBJP's test class on long-lived sandboxed
+JVMs (one per CPU by default; needs a JDK 17, see TICODER_JAVA_HOME). A
+sample that calls System.exit fails, and values are compared as plain data,
+never by the sample's own equals.`,
 		Example: `  ticoder check --dataset humaneval-noexamples --samples $TICODER_DATA/samples/humaneval-codegen16b/codes.jsonl
-  ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json`,
+  ticoder check --dataset humaneval --samples samples.jsonl -k 1,10 --timeout 3s --json
+  ticoder check --dataset mbjp --samples java-samples.jsonl -k 1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(cmd.Context(), g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized) or a JSONL file")
+	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized, mbjp) or a JSONL file")
 	f.StringVar(&o.samples, "samples", "", "samples file (JSONL)")
 	f.StringVarP(&o.ks, "k", "k", "1,10,100", "comma-separated k values for pass@k")
 	f.DurationVar(&o.timeout, "timeout", 0, "time limit per sample (default: scaled from the reference solution)")
@@ -85,7 +92,7 @@ taking the core for the whole limit.`,
 	f.Float64Var(&o.factor, "factor", check.DefaultFactor, "time limit = factor × the reference's run time")
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
-	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above)")
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above), or JVMs for Java (default: one per CPU)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.BoolVar(&o.strict, "strict", false, "fail, before running anything, if a line of the samples file is not a sample")
 	f.BoolVar(&o.allowObjects, "allow-objects", false, "let samples return objects that are not plain data, compared by their own == inside the sample's process (as OpenAI's harness does; a hostile sample can then forge its own verdict)")
@@ -150,8 +157,20 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if err != nil {
 		return err
 	}
+	if ds.Language() == dataset.Java {
+		// A JVM runs one test at a time, and its own threads fill a core
+		// while it compiles: one JVM per CPU.
+		jvms := o.workers
+		if jvms <= 0 {
+			jvms = runtime.NumCPU()
+		}
+		if err := eng.withJava(ctx, g, jvms); err != nil {
+			eng.Close()
+			return err
+		}
+	}
 	defer eng.Close()
-	sum, err := check.Run(ctx, eng.Pool, ds, in, check.Options{
+	sum, err := check.Run(ctx, eng.Runner(ds.Language()), ds, in, check.Options{
 		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: eng.progress(progress.New(stderr, o.quiet)), AllowObjects: o.allowObjects,
 	})
 	if err != nil {

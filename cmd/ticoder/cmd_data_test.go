@@ -69,6 +69,7 @@ func TestDataFetchListVerify(t *testing.T) {
 		{"humaneval-noexamples", false, false, 0},
 		{"mbpp", false, false, 0},
 		{"mbpp-sanitized", true, true, 427},
+		{"mbjp", false, false, 0},
 	}
 	if diff := cmp.Diff(want, list); diff != "" {
 		t.Errorf("list (-want +got):\n%s", diff)

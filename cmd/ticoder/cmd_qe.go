@@ -9,12 +9,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
@@ -167,6 +169,37 @@ func (e *qeEnv) Close() {
 	}
 }
 
+// javaFor adds a Java pool to the engine when an estimator runs code and a
+// pool holds Java problems.
+func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, pools ...*qe.Pool) error {
+	if e.engine == nil || e.engine.Java != nil {
+		return nil
+	}
+	for _, p := range pools {
+		if p == nil {
+			continue
+		}
+		for _, t := range p.Tasks {
+			if t.Problem.Language == dataset.Java {
+				return e.addJava(ctx, g, o)
+			}
+		}
+	}
+	return nil
+}
+
+// addJava adds a Java pool (one JVM per CPU unless --workers) to the engine.
+func (e *qeEnv) addJava(ctx context.Context, g *globalOptions, o *qeOptions) error {
+	if e.engine == nil || e.engine.Java != nil {
+		return nil
+	}
+	workers := o.workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return e.engine.withJava(ctx, g, workers)
+}
+
 func (e *qeEnv) runner() execute.Runner {
 	if e.engine == nil {
 		return nil
@@ -205,6 +238,9 @@ func loadCQE(path string, maxSolutions int) (*qe.Pool, error) {
 // setup builds the estimators' environment over the retrieval pool.
 func (e *qeEnv) setup(o *qeOptions, pool *qe.Pool) (*qe.Setup, error) {
 	s := &qe.Setup{Pool: pool, Runner: e.runner(), Agree: qe.Agree{Timeout: o.timeout}}
+	if e.engine != nil && e.engine.Java != nil {
+		s.JavaRunner = e.engine.Java
+	}
 	switch o.embedder {
 	case "lexical":
 		opts := qe.DefaultLexicalOptions()
@@ -330,6 +366,9 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 		if o.devFrac > 0 {
 			train, dev = qe.SplitDev(all, o.devFrac, o.seed)
 		}
+	}
+	if err := env.javaFor(ctx, g, &o.qeOptions, test, train); err != nil {
+		return err
 	}
 	s, err := env.setup(&o.qeOptions, train)
 	if err != nil {

@@ -95,6 +95,11 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 		return err
 	}
 	defer env.Close()
+	if ds.Language() == dataset.Java {
+		if err := env.addJava(ctx, g, &o.qeOptions); err != nil {
+			return err
+		}
+	}
 	var train *qe.Pool
 	if o.train != "" {
 		if train, err = env.loadPool(ctx, o.train, o.maxSolutions); err != nil {
@@ -175,7 +180,7 @@ func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, 
 
 // checkSamples runs the hidden tests of every sample.
 func checkSamples(ctx context.Context, env *qeEnv, ds *dataset.Dataset, smp []samples.Sample, rep progress.Reporter) (map[sampleRef]bool, error) {
-	sum, err := check.Run(ctx, env.runner(), ds, checkSamplesOf(smp), check.Options{Ks: []int{1}, Progress: rep})
+	sum, err := check.Run(ctx, env.engine.Runner(ds.Language()), ds, checkSamplesOf(smp), check.Options{Ks: []int{1}, Progress: rep})
 	if err != nil {
 		return nil, err
 	}

@@ -19,9 +19,12 @@ import (
 
 // engine bundles the executor and the database behind it.
 type engine struct {
-	// Pool runs every piece of untrusted code: the local sandbox pool, or,
-	// with --nats, ticoder workers reached through NATS.
+	// Pool runs every piece of untrusted Python: the local sandbox pool,
+	// or, with --nats, ticoder workers reached through NATS.
 	Pool execute.Executor
+	// Java runs Java programs (always locally); nil unless opened with
+	// javaEngine.
+	Java *execute.JavaPool
 	DB   *sql.DB
 	// nc and coord are the NATS connection and coordinator with --nats.
 	nc    *nats.Conn
@@ -50,7 +53,32 @@ func (e *engine) Close() error {
 	if e.nc != nil {
 		e.nc.Close()
 	}
+	if e.Java != nil {
+		e.Java.Close()
+	}
 	return e.DB.Close()
+}
+
+// Runner returns the pool that runs programs of language lang ("" is
+// Python, "java").
+func (e *engine) Runner(lang string) execute.Runner {
+	if lang == "java" && e.Java != nil {
+		return e.Java
+	}
+	return e.Pool
+}
+
+// withJava adds a Java pool of the given number of JVMs to the engine,
+// sharing its cache.
+func (e *engine) withJava(ctx context.Context, g *globalOptions, workers int) error {
+	cache, err := execute.NewCache(ctx, e.DB)
+	if err == nil {
+		e.Java, err = execute.NewJavaPool(ctx, execute.Options{Workers: workers, Sandbox: sandbox.Config{Unsafe: g.unsafe}, Cache: cache})
+	}
+	if err != nil {
+		return fmt.Errorf("java: %w", err)
+	}
+	return nil
 }
 
 // cachePath returns the SQLite file from --cache or the default.

@@ -56,7 +56,7 @@ func TestLoadKnownCounts(t *testing.T) {
 func checkKnown(t *testing.T, d testutil.Data, spec Spec) {
 	t.Helper()
 	ds := loadKnown(t, d.Dir, spec.Name)
-	want := map[string]int{"humaneval": 164, "humaneval-noexamples": 164, "mbpp": 974, "mbpp-sanitized": 427}[spec.Name]
+	want := map[string]int{"humaneval": 164, "humaneval-noexamples": 164, "mbpp": 974, "mbpp-sanitized": 427, "mbjp": 966}[spec.Name]
 	if d.Full && (ds.Len() != want || spec.Rows != want) {
 		t.Fatalf("%s: loaded %d problems, spec says %d, want %d", spec.Name, ds.Len(), spec.Rows, want)
 	}
@@ -65,6 +65,10 @@ func checkKnown(t *testing.T, d testutil.Data, spec Spec) {
 	}
 	if ds.Name != spec.Name {
 		t.Errorf("Name = %q, want %q", ds.Name, spec.Name)
+	}
+	if ds.Language() == Java {
+		checkJava(t, ds)
+		return
 	}
 	for _, p := range ds.Problems {
 		if p.Dataset != spec.Name || p.EntryPoint == "" || p.Description == "" || p.Reference == "" || p.Test == "" {

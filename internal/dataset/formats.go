@@ -13,6 +13,9 @@ func problemFrom(r record, dataset string) (Problem, error) {
 	if _, ok := r.fields["test_list"]; ok {
 		return mbppProblem(r, dataset)
 	}
+	if lang, _ := r.optStr("language"); lang == "java" {
+		return mbjpProblem(r, dataset)
+	}
 	return humanEvalProblem(r, dataset)
 }
 

@@ -66,6 +66,14 @@ func Known() []Spec {
 			Rows:   427,
 			About:  "MBPP sanitized (Google; the TiCoder paper's MBPP)",
 		},
+		{
+			Name:   "mbjp",
+			File:   "mbjp/mbjp_release_v1.2.jsonl",
+			URL:    "https://raw.githubusercontent.com/amazon-science/mxeval/main/data/mbxp/mbjp_release_v1.2.jsonl",
+			SHA256: "139a0fcdff2f4c6d456c546c82f43a1f389dfe3125f5f2c3f6a12f478483dffd",
+			Rows:   966,
+			About:  "MBJP: MBPP in Java (Amazon's MBXP; 874 rows have a canonical solution)",
+		},
 	}
 }
 

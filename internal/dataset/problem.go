@@ -37,4 +37,7 @@ type Problem struct {
 	// TestSetup is code the hidden assertions need first (MBPP's
 	// test_setup_code and test_imports); it is already part of Test.
 	TestSetup string `json:"test_setup,omitempty"`
+	// Language is the language of Prompt, Reference and Test: "" for
+	// Python, "java" for MBJP (see java.go).
+	Language string `json:"language,omitempty"`
 }

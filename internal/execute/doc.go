@@ -60,6 +60,14 @@
 // and exceptions. It cannot reach another program's results, a verdict, the
 // worker, the host or the network.
 //
+// # Java
+//
+// JavaPool runs Java programs the same way from the outside (Job, Matrix,
+// Cache) on long-lived sandboxed JVMs instead: each compiles a program in
+// memory and runs each test on a thread of its own in a fresh class loader,
+// and its replies carry a nonce the program cannot learn. See java.go and
+// jworker/ for how the worker is kept out of the program's reach.
+//
 // Outcomes are pass, fail (AssertionError, or a value that is not plain
 // data), error (any other exception, SystemExit included; Result.Exception
 // names its type), timeout and crash. Identical programs run once per job and

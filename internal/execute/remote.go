@@ -103,9 +103,9 @@ func (r *Remote) Run(ctx context.Context, job Job, each func(program int, result
 	if err != nil {
 		return nil, err
 	}
+	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects)
 	rows := make([][]Result, len(st.distinct))
-	// fromCache reads only the pool's cache.
-	missing, err := (&Pool{opts: Options{Cache: r.opts.Cache}}).fromCache(ctx, st, rows)
+	missing, err := fromCache(ctx, r.opts.Cache, st, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -143,39 +143,6 @@ func (r *Remote) Run(ctx context.Context, job Job, each func(program int, result
 		return nil, err
 	}
 	return st.matrix, nil
-}
-
-// newRunState is what Pool.Run and Remote.Run do before they look in the
-// cache: the per-test limits, the distinct programs and their cache keys.
-func newRunState(job Job, each func(int, []Result)) (*runState, error) {
-	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
-		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
-	}
-	st := &runState{job: job, each: each, timeouts: make([]float64, len(job.Tests))}
-	for j := range job.Tests {
-		t := job.Timeout
-		if job.Timeouts != nil {
-			t = job.Timeouts[j]
-		}
-		if t <= 0 {
-			t = 3 * time.Second
-		}
-		st.timeouts[j] = t.Seconds()
-	}
-	index := map[string]int{}
-	for i, prog := range job.Programs {
-		d, ok := index[prog]
-		if !ok {
-			d = len(st.distinct)
-			index[prog] = d
-			st.distinct = append(st.distinct, prog)
-			st.users = append(st.users, nil)
-		}
-		st.users[d] = append(st.users[d], i)
-	}
-	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
-	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects)
-	return st, nil
 }
 
 // remoteBatch is a batch with the indexes it covers.

@@ -72,8 +72,9 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 	if err != nil {
 		return nil, err
 	}
+	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects)
 	rows := make([][]Result, len(st.distinct))
-	missing, err := p.fromCache(ctx, st, rows)
+	missing, err := fromCache(ctx, p.opts.Cache, st, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -84,16 +85,16 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 	return st.matrix, nil
 }
 
-// fromCache fills rows from the cache and returns, per distinct program, the
-// tests still to run.
-func (p *Pool) fromCache(ctx context.Context, st *runState, rows [][]Result) ([][]int, error) {
+// fromCache fills rows from cache (if not nil) and returns, per distinct
+// program, the tests still to run.
+func fromCache(ctx context.Context, cache *Cache, st *runState, rows [][]Result) ([][]int, error) {
 	missing := make([][]int, len(st.distinct))
 	for d := range st.distinct {
 		rows[d] = make([]Result, len(st.job.Tests))
 		have := map[int]Result{}
-		if p.opts.Cache != nil {
+		if cache != nil {
 			var err error
-			if have, err = p.opts.Cache.lookup(ctx, st.keys, d); err != nil {
+			if have, err = cache.lookup(ctx, st.keys, d); err != nil {
 				return nil, err
 			}
 		}

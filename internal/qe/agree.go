@@ -34,6 +34,10 @@ var agreePy string
 // when candidates loop. Results are cached by the Runner's cache.
 type Agree struct {
 	Runner execute.Runner
+	// JavaRunner runs the candidates of Java problems (Problem.Language):
+	// their examples and inputs come from the language (lang/java), not
+	// from Python.
+	JavaRunner execute.Runner
 	// Timeout bounds one call of one candidate (default 1 s).
 	Timeout time.Duration
 	// MaxInputs is how many harvested inputs are used (0 means 8).
@@ -67,17 +71,23 @@ type AgreeInputs struct {
 // Prepare validates the problem's docstring examples and harvests inputs.
 func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 	entry := p.Entry()
-	raw := ParseExamples(p.Prompt, entry)
-	var in AgreeInputs
-	if entry == "" || len(raw) == 0 {
-		return in, nil
-	}
 	max := a.MaxInputs
 	if max == 0 {
 		max = 8
 	}
 	if a.NoHarvest {
 		max = 0
+	}
+	if l, ok := languageOfProblem(p.Language); ok {
+		if entry == "" {
+			return AgreeInputs{}, nil
+		}
+		return prepareWith(l, p.Prompt, entry, max), nil
+	}
+	raw := ParseExamples(p.Prompt, entry)
+	var in AgreeInputs
+	if entry == "" || len(raw) == 0 {
+		return in, nil
 	}
 	arg := map[string]any{"entry": entry, "examples": raw, "max_inputs": max, "seed": 0}
 	if err := a.Runner.Call(ctx, inputs.Python+"\n\n"+agreePy, "prepare", arg, &in); err != nil {
@@ -113,14 +123,17 @@ func (a *Agree) Run(ctx context.Context, p Problem, candidates []string, in Agre
 	if len(tests) == 0 {
 		return &execute.Matrix{Results: make([][]execute.Result, len(candidates))}, nil
 	}
+	timeout := a.Timeout
+	if timeout == 0 {
+		timeout = time.Second
+	}
+	if l, ok := languageOfProblem(p.Language); ok {
+		return a.runWith(ctx, l, p, candidates, in, timeout)
+	}
 	ctxCode := promptContext(p.Prompt, p.Entry())
 	progs := make([]string, len(candidates))
 	for i, c := range candidates {
 		progs[i] = joinProgram(ctxCode, c)
-	}
-	timeout := a.Timeout
-	if timeout == 0 {
-		timeout = time.Second
 	}
 	m, err := a.Runner.Run(ctx, execute.Job{Programs: progs, Tests: tests, Timeout: timeout}, nil)
 	if err != nil {

@@ -42,7 +42,9 @@ type Setup struct {
 	// lines with Embedder.
 	Lexical *Lexical
 	Runner  execute.Runner
-	Judge   Judge
+	// JavaRunner runs Java candidates (agree and combo on Java problems).
+	JavaRunner execute.Runner
+	Judge      Judge
 	// Temperature is knn's τ (default 0.05).
 	Temperature float64
 	// Agree configures the agree part of agree and combo (Runner is filled
@@ -89,6 +91,7 @@ func (s *Setup) New(ctx context.Context, name string, k int, alpha Alpha) (Estim
 	}
 	agree := s.Agree
 	agree.Runner = s.Runner
+	agree.JavaRunner = s.JavaRunner
 	switch name {
 	case "knn":
 		return &KNN{Index: ix, Alpha: alpha, K: k, Temperature: tau}, nil

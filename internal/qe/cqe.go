@@ -109,7 +109,7 @@ func parseCQERow(b []byte, name string, opts CQEOptions) (Task, error) {
 		n = opts.MaxSolutions
 	}
 	t := Task{
-		Problem:   Problem{Dataset: ds, TaskID: id, Prompt: row.Prompt},
+		Problem:   Problem{Dataset: ds, TaskID: id, Prompt: row.Prompt, Language: languageOf(id, row.Prompt)},
 		Reference: row.Solution,
 		Solutions: make([]Solution, 0, n),
 	}

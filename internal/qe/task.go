@@ -20,6 +20,8 @@ type Problem struct {
 	// EntryPoint is the name of the function under test; empty means "the
 	// last function defined in Prompt".
 	EntryPoint string `json:"entry_point,omitempty"`
+	// Language is the prompt's language: "" for Python, "java".
+	Language string `json:"language,omitempty"`
 }
 
 // Key returns the problem's identity for the never-the-same-problem rule.
@@ -31,7 +33,32 @@ func (p Problem) Entry() string {
 	if p.EntryPoint != "" {
 		return p.EntryPoint
 	}
+	if p.Language == dataset.Java {
+		return lastJavaMethod(p.Prompt)
+	}
 	return lastDef(p.Prompt)
+}
+
+// javaMethodRE finds the name of a static method declaration in Java.
+var javaMethodRE = regexp.MustCompile(`(?m)^\s*(?:public\s+|private\s+|protected\s+)?static\s+[^(){};=]+?\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*\(`)
+
+// lastJavaMethod returns the last static method a Java prompt declares.
+func lastJavaMethod(prompt string) string {
+	m := javaMethodRE.FindAllStringSubmatch(prompt, -1)
+	if len(m) == 0 {
+		return ""
+	}
+	return m[len(m)-1][1]
+}
+
+// languageOf guesses a CQE row's language: MBJP's task ids, or a prompt
+// that declares a class with a static method and no Python def.
+func languageOf(id, prompt string) string {
+	if strings.HasPrefix(strings.ToLower(id), "mbjp/") ||
+		!defRE.MatchString(prompt) && strings.Contains(prompt, "class ") && javaMethodRE.MatchString(prompt) {
+		return dataset.Java
+	}
+	return ""
 }
 
 var defRE = regexp.MustCompile(`(?m)^def\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
@@ -72,7 +99,7 @@ func MakeProblemKey(datasetName, taskID string) ProblemKey {
 
 // FromDataset converts a benchmark problem into the estimator's view.
 func FromDataset(p dataset.Problem) Problem {
-	return Problem{Dataset: p.Dataset, TaskID: p.ID, Prompt: p.Prompt, EntryPoint: p.EntryPoint}
+	return Problem{Dataset: p.Dataset, TaskID: p.ID, Prompt: p.Prompt, EntryPoint: p.EntryPoint, Language: p.Language}
 }
 
 // Solution is one labelled program of a task.

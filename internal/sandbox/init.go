@@ -70,6 +70,9 @@ func runInit() error {
 	if err := unix.Setrlimit(unix.RLIMIT_NOFILE, &nofile); err != nil {
 		return fmt.Errorf("limit open files: %w", err)
 	}
+	if err := cfg.JVM.setRlimits(); err != nil {
+		return err
+	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set no_new_privs: %w", err)
 	}
@@ -83,7 +86,11 @@ func runInit() error {
 		return fmt.Errorf("seccomp: %w", err)
 	}
 	argv := append([]string{cfg.Python}, cfg.Args...)
-	if err := unix.Exec(cfg.Python, argv, scrubbedEnv); err != nil {
+	env := scrubbedEnv
+	if cfg.JVM.Enabled {
+		env = cfg.JVM.env(cfg.Python)
+	}
+	if err := unix.Exec(cfg.Python, argv, env); err != nil {
 		return fmt.Errorf("exec %s: %w", cfg.Python, err)
 	}
 	return nil

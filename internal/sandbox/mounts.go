@@ -31,7 +31,7 @@ const newRoot = "/tmp"
 // project, sockets) exists inside. The root itself is a read-only tmpfs. It
 // returns the paths Landlock should let the sandbox read.
 func buildRoot(cfg Config) ([]string, error) {
-	l, err := pythonLayout(cfg.Python)
+	l, err := layoutFor(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -50,16 +50,27 @@ func buildRoot(cfg Config) ([]string, error) {
 			return nil, err
 		}
 	}
-	if err := mountTmp(cfg.TmpBytes); err != nil {
+	if err := writeFiles(cfg.JVM.Files); err != nil {
 		return nil, err
 	}
-	if err := mountProc(); err != nil {
+	if err := mountTmp(cfg.TmpBytes, cfg.JVM.Enabled); err != nil {
 		return nil, err
+	}
+	// A JVM runs untrusted code in its own process: without /proc it cannot
+	// read its own memory (/proc/self/mem) or reopen its descriptors.
+	if !cfg.JVM.Enabled {
+		if err := mountProc(); err != nil {
+			return nil, err
+		}
 	}
 	if err := buildDev(); err != nil {
 		return nil, err
 	}
-	return append(m.bound, "/etc"), pivot()
+	readable := append(m.bound, "/etc")
+	if len(cfg.JVM.Files) > 0 {
+		readable = append(readable, filesDir)
+	}
+	return readable, pivot()
 }
 
 // writeEtc creates the sandbox's /etc with the given files.
@@ -157,13 +168,19 @@ func (m *mirror) copyLink(link string, inside bool) (string, error) {
 	return target, nil
 }
 
-func mountTmp(size int64) error {
+// mountTmp mounts the private /tmp; noexec also keeps memory-mapped files in
+// it from being executable (a JVM's System.load of a written library).
+func mountTmp(size int64, noexec bool) error {
 	dir := newRoot + "/tmp"
 	if err := os.Mkdir(dir, 0o1777); err != nil {
 		return fmt.Errorf("mkdir /tmp: %w", err)
 	}
 	opts := fmt.Sprintf("size=%d,mode=1777,nr_inodes=16k", size)
-	if err := unix.Mount("tmpfs", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+	flags := uintptr(unix.MS_NOSUID | unix.MS_NODEV)
+	if noexec {
+		flags |= unix.MS_NOEXEC
+	}
+	if err := unix.Mount("tmpfs", dir, "tmpfs", flags, opts); err != nil {
 		return fmt.Errorf("mount /tmp: %w", err)
 	}
 	return nil

@@ -41,6 +41,8 @@ type Config struct {
 	// only with a scrubbed environment (children still get rlimits). Only
 	// for machines without user namespaces, and only by explicit request.
 	Unsafe bool `json:"unsafe"`
+	// JVM fields (see jvm.go); zero for Python.
+	JVM JVMConfig `json:"jvm"`
 }
 
 func (c Config) withDefaults() Config {

@@ -29,6 +29,7 @@ var FixtureTasks = map[string][]string{
 	"humaneval/HumanEval-noexamples.jsonl": fixtureHumanEval,
 	"mbpp/mbpp.jsonl":                      {"Mbpp/1", "Mbpp/2", "Mbpp/367"},
 	"mbpp/sanitized-mbpp.json":             {"Mbpp/2", "Mbpp/82", "Mbpp/751"},
+	"mbjp/mbjp_release_v1.2.jsonl":         {"MBJP/1", "MBJP/2", "MBJP/40", "MBJP/106"},
 	Recorded + "/test-prompts.jsonl":       fixtureRecorded,
 	Recorded + "/codes.jsonl":              fixtureRecorded,
 	Recorded + "/tests.jsonl":              fixtureRecorded,

@@ -1,0 +1,346 @@
+package execute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/sandbox"
+)
+
+// JavaPool runs Java programs on long-lived sandboxed JVM workers (see
+// jworker/ticoder/jworker/Worker.java): each compiles a program in memory
+// with javax.tools and runs each test in a thread of its own, in a fresh
+// class loader, with its own time limit. A JVM that dies, hangs or is left
+// with a thread it cannot stop is killed and replaced; the test it was
+// running is reported (crash or timeout) and the program's other tests run
+// on the fresh JVM, so no other result is lost.
+//
+// Tests: a Test with Input is a value test (Input is a Java expression
+// calling the program, Expected an expression or empty; the value is
+// rendered as plain data and compared by the worker's Values.equal, never by
+// the program's own equals). Any other Test's Code is Java source compiled
+// with the program (after it, so the program's imports apply) that declares
+// a class with a static main(String[]); the test passes when main returns,
+// fails when it throws AssertionError or java.lang.Exception (MBJP's tests),
+// and errs on any other exception.
+//
+// Job.AllowObjects and Job.DegradeAfter are not applied: values are always
+// compared as plain data, and every test gets its full limit.
+type JavaPool struct {
+	spec    jvmSpec
+	workers int
+	cache   *Cache
+	version string
+	slots   chan *jvmWorker
+	once    sync.Once
+}
+
+var _ Runner = (*JavaPool)(nil)
+
+// NewJavaPool checks that the sandbox and a JDK 17+ are available, compiles
+// the JVM worker (once per version; kept in the user's cache directory) and
+// returns a pool. Workers start lazily. opts.Limits.Memory sets the JVM's
+// heap (half of it, at least 128 MiB).
+func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
+	if opts.Workers <= 0 {
+		opts.Workers = runtime.NumCPU()
+	}
+	if opts.Sandbox.Unsafe {
+		return nil, errors.New("java: --unsafe-no-sandbox is not supported for Java")
+	}
+	if err := sandbox.Available(); err != nil {
+		return nil, err
+	}
+	home, err := sandbox.JavaHome()
+	if err != nil {
+		return nil, err
+	}
+	jar, version, err := workerJar(ctx, home)
+	if err != nil {
+		return nil, err
+	}
+	mem := opts.Limits.Memory
+	if mem == 0 {
+		mem = 1 << 30
+	}
+	heap := max(mem/2>>20, 128)
+	procs := opts.Limits.Processes
+	if procs == 0 {
+		procs = 32
+	}
+	worker := opts.Limits.WorkerMemory
+	if worker == 0 {
+		worker = heap<<20 + 768<<20
+	}
+	cg := sandbox.NewCgroups(opts.Cgroups, nil)
+	p := &JavaPool{
+		spec: jvmSpec{home: home, jar: jar, heapMiB: heap, cgroups: cg, cfg: opts.Sandbox,
+			limits:       sandbox.CgroupLimits{Memory: worker, Processes: procs + 48},
+			addressSpace: uint64(heap<<20) + 3<<30},
+		workers: opts.Workers, cache: opts.Cache, version: version,
+		slots: make(chan *jvmWorker, opts.Workers),
+	}
+	slog.Debug("execute: java pool", "java_home", home, "heap_mib", heap, "isolation", cg.String())
+	for i := 0; i < opts.Workers; i++ {
+		p.slots <- nil
+	}
+	return p, nil
+}
+
+// Workers returns the number of JVM workers.
+func (p *JavaPool) Workers() int { return p.workers }
+
+// Close stops every JVM and removes their cgroups.
+func (p *JavaPool) Close() error {
+	var err error
+	p.once.Do(func() {
+		for i := 0; i < p.workers; i++ {
+			if w := <-p.slots; w != nil {
+				w.kill()
+			}
+		}
+		if err = p.spec.cgroups.Close(); err != nil {
+			err = fmt.Errorf("close java pool: %w", err)
+		}
+	})
+	return err
+}
+
+// Call is not available for Java: helpers that ticoder runs through Call are
+// Python.
+func (p *JavaPool) Call(ctx context.Context, source, function string, arg, result any) error {
+	return errors.New("java pool: Call runs Python helpers; use a Python pool")
+}
+
+// mainClass finds the class whose static main a test runs.
+var mainClass = regexp.MustCompile(`class\s+([A-Za-z_$][A-Za-z0-9_$]*)[^{]*\{(?s:.*?)static\s+void\s+main\s*\(`)
+
+// javaTests translates tests for the worker.
+func javaTests(tests []Test, timeouts []float64) ([]javaTest, error) {
+	out := make([]javaTest, len(tests))
+	for j, t := range tests {
+		if t.Input != "" {
+			out[j] = javaTest{kind: 'V', source: t.Setup, name: t.Input, expected: t.Expected, timeout: timeouts[j]}
+			continue
+		}
+		src := t.String()
+		m := mainClass.FindAllStringSubmatch(src, -1)
+		if len(m) == 0 {
+			return nil, fmt.Errorf("java test %d: no class with a static main(String[]) and no call expression", j)
+		}
+		out[j] = javaTest{kind: 'M', source: src, name: m[len(m)-1][1], timeout: timeouts[j]}
+	}
+	return out, nil
+}
+
+// Run runs every test of job on every program (see JavaPool) and returns the
+// matrix; each is called once per program as its row completes. Identical
+// programs run once; results are cached like the Python pool's, under keys
+// that include the worker's version.
+func (p *JavaPool) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
+	st, err := newRunState(job, each)
+	if err != nil {
+		return nil, err
+	}
+	tests, err := javaTests(job.Tests, st.timeouts)
+	if err != nil {
+		return nil, err
+	}
+	keyed := make([]string, len(st.distinct))
+	for d, prog := range st.distinct {
+		keyed[d] = "java:" + p.version + "\x00" + prog
+	}
+	st.keys = newCacheKeys(keyed, job.Tests, st.timeouts, false)
+	rows := make([][]Result, len(st.distinct))
+	missing, err := fromCache(ctx, p.cache, st, rows)
+	if err != nil {
+		return nil, err
+	}
+	queue := make(chan int, len(st.distinct))
+	for d, m := range missing {
+		if len(m) > 0 {
+			queue <- d
+		}
+	}
+	close(queue)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg       sync.WaitGroup
+		errOnce  sync.Once
+		firstErr error
+	)
+	for i := 0; i < min(p.workers, len(queue)); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range queue {
+				if err := p.runProgram(ctx, st, d, missing[d], tests, rows[d]); err != nil {
+					errOnce.Do(func() { firstErr = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return st.matrix, ctx.Err()
+}
+
+// compileBudget bounds compiling one program in a JVM (javac on a
+// pathological program) before its first result is due.
+const compileBudget = 20 * time.Second
+
+// maxJVMStarts bounds the JVMs one program may use up (each one it kills or
+// leaves dirty costs a restart) before its remaining tests are crashes.
+const maxJVMStarts = 6
+
+// runProgram runs the tests todo of distinct program d, restarting the JVM
+// as often as the program breaks it, and publishes its row.
+//
+// A test whose JVM died under it (a crash) runs once more on a fresh JVM
+// before the crash is reported: the JVM may have been spoilt by an earlier
+// program in a way the worker cannot see (a system thread suspended), and
+// a program that kills the JVM itself does so again.
+func (p *JavaPool) runProgram(ctx context.Context, st *runState, d int, todo []int, tests []javaTest, row []Result) error {
+	fresh := map[int]Result{}
+	retried := map[int]bool{}
+	for starts := 0; len(todo) > 0; starts++ {
+		if starts == maxJVMStarts {
+			for _, j := range todo {
+				row[j] = Result{Outcome: Crash, Exception: "the program broke the JVM worker repeatedly"}
+			}
+			break
+		}
+		done, err := p.runOnce(ctx, st.distinct[d], todo, tests, row, fresh)
+		if err != nil {
+			return err
+		}
+		if last := done - 1; done > 0 && row[todo[last]].Outcome == Crash && !retried[todo[last]] {
+			retried[todo[last]] = true
+			done-- // once more, on the fresh JVM
+		}
+		todo = todo[done:]
+	}
+	if p.cache != nil {
+		if err := p.cache.store(ctx, st.keys, d, fresh); err != nil {
+			return err
+		}
+	}
+	st.finish(d, row)
+	return nil
+}
+
+// runOnce sends the tests todo to one JVM and returns how many of them got
+// a result. A JVM that fails is killed: the test it was running is a crash
+// (or a timeout if its limit had passed) and counts as done.
+func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, tests []javaTest, row []Result, fresh map[int]Result) (int, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var w *jvmWorker
+	select {
+	case w = <-p.slots:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	if w != nil {
+		select {
+		case <-w.done:
+			w.kill()
+			w = nil
+		default:
+		}
+	}
+	if w == nil {
+		var err error
+		if w, err = startJVM(&p.spec); err != nil {
+			p.slots <- nil
+			return 0, err
+		}
+	}
+	broken := true
+	defer func() {
+		if broken {
+			w.kill()
+			w = nil
+		}
+		p.slots <- w
+	}()
+	batch := make([]javaTest, len(todo))
+	for k, j := range todo {
+		batch[k] = tests[j]
+	}
+	if err := w.send(program, batch); err != nil {
+		return 0, nil // a fresh JVM gets them all
+	}
+	stop := context.AfterFunc(ctx, func() { _ = w.out.SetReadDeadline(time.Now()) })
+	defer stop()
+	budget := compileBudget
+	for k := range todo {
+		limit := time.Duration(batch[k].timeout * float64(time.Second))
+		start := time.Now()
+		r, err := w.recv(start.Add(budget + limit + 2*time.Second))
+		budget = 0
+		if ctx.Err() != nil {
+			return k, ctx.Err()
+		}
+		if err == nil && r.typ == 'D' {
+			// The JVM was left with a thread it could not stop after the
+			// previous test and retires: the rest runs on a fresh one.
+			return k, nil
+		}
+		if err != nil || r.index != k {
+			why := clipErr(err, w)
+			res := Result{Outcome: Crash, Exception: why}
+			if time.Since(start) >= limit {
+				res = Result{Outcome: Timeout}
+			}
+			row[todo[k]] = res
+			if res.Outcome == Timeout {
+				fresh[todo[k]] = res
+			}
+			return k + 1, nil
+		}
+		row[todo[k]] = r.result
+		if r.result.Outcome != Crash {
+			fresh[todo[k]] = r.result
+		}
+	}
+	r, err := w.recv(time.Now().Add(10 * time.Second))
+	broken = err != nil || r.typ != 'D' || r.dirty
+	return len(todo), nil
+}
+
+// clipErr describes why a JVM failed, with the start of its stderr.
+func clipErr(err error, w *jvmWorker) string {
+	why := "bad reply"
+	if err != nil {
+		why = err.Error()
+	}
+	select {
+	case <-w.done:
+		code := w.cmd.ProcessState.ExitCode()
+		why = fmt.Sprintf("the JVM exited with status %d (System.exit, Runtime.halt", code)
+		if code == 3 {
+			why += ", or out of memory"
+		}
+		why += ")"
+	case <-time.After(200 * time.Millisecond):
+	}
+	if s := w.err.String(); s != "" {
+		if len(s) > 300 {
+			s = s[:300]
+		}
+		why += ": " + s
+	}
+	return why
+}

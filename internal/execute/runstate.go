@@ -1,0 +1,40 @@
+package execute
+
+import (
+	"fmt"
+	"time"
+)
+
+// newRunState checks a job and returns the bookkeeping of running it: each
+// test's limit in seconds (3 s when none is given), the distinct programs
+// and which indexes of job.Programs each stands for, and an empty matrix.
+// The caller sets keys.
+func newRunState(job Job, each func(int, []Result)) (*runState, error) {
+	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
+		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
+	}
+	st := &runState{job: job, each: each, timeouts: make([]float64, len(job.Tests))}
+	for j := range job.Tests {
+		t := job.Timeout
+		if job.Timeouts != nil {
+			t = job.Timeouts[j]
+		}
+		if t <= 0 {
+			t = 3 * time.Second
+		}
+		st.timeouts[j] = t.Seconds()
+	}
+	index := map[string]int{}
+	for i, prog := range job.Programs {
+		d, ok := index[prog]
+		if !ok {
+			d = len(st.distinct)
+			index[prog] = d
+			st.distinct = append(st.distinct, prog)
+			st.users = append(st.users, nil)
+		}
+		st.users[d] = append(st.users[d], i)
+	}
+	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
+	return st, nil
+}
