@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
 // GenCache stores extracted generations (Generated) in the SQLite database,
@@ -20,14 +22,21 @@ type GenCache struct {
 	db *sql.DB
 }
 
-// NewGenCache creates the cache's table if needed.
-func NewGenCache(ctx context.Context, db *sql.DB) (*GenCache, error) {
-	_, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS eval_generated (
+// GenCacheSchema returns the generation cache's tables, for store.Migrate.
+// Append migrations; never edit released ones.
+func GenCacheSchema() store.Schema {
+	return store.Schema{Component: "eval", Migrations: []store.Migration{
+		{Name: "create eval_generated", SQL: `CREATE TABLE IF NOT EXISTS eval_generated (
 		key TEXT PRIMARY KEY,
 		value BLOB NOT NULL
-	)`)
-	if err != nil {
-		return nil, fmt.Errorf("create generation cache: %w", err)
+	)`},
+	}}
+}
+
+// NewGenCache creates or upgrades the cache's table if needed.
+func NewGenCache(ctx context.Context, db *sql.DB) (*GenCache, error) {
+	if err := store.Migrate(ctx, db, GenCacheSchema()); err != nil {
+		return nil, fmt.Errorf("generation cache: %w", err)
 	}
 	return &GenCache{db: db}, nil
 }

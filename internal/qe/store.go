@@ -8,12 +8,24 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
 // ErrNoPool means a pool name is not in the database.
 var ErrNoPool = errors.New("no such quality-estimation pool")
 
-const schema = `
+// StoreSchema returns the quality-estimation tables, for store.Migrate.
+// Append migrations; never edit released ones.
+func StoreSchema() store.Schema {
+	return store.Schema{Component: "qe", Migrations: []store.Migration{
+		{Name: "create qe_text, qe_pool, qe_task, qe_pair, qe_embedding", SQL: createTables},
+	}}
+}
+
+// createTables is version 1 of StoreSchema: the tables as created before
+// versions were recorded.
+const createTables = `
 CREATE TABLE IF NOT EXISTS qe_text (
 	hash TEXT PRIMARY KEY,
 	text TEXT NOT NULL
@@ -57,10 +69,10 @@ type Store struct {
 	db *sql.DB
 }
 
-// OpenStore creates the quality-estimation tables if needed.
+// OpenStore creates or upgrades the quality-estimation tables if needed.
 func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
-	if _, err := db.ExecContext(ctx, schema); err != nil {
-		return nil, fmt.Errorf("create quality-estimation tables: %w", err)
+	if err := store.Migrate(ctx, db, StoreSchema()); err != nil {
+		return nil, fmt.Errorf("quality-estimation tables: %w", err)
 	}
 	return &Store{db: db}, nil
 }
