@@ -214,7 +214,7 @@ func (c *Cache) missAllowed(key, summary string) error {
 	}
 	e := c.inner.Endpoint()
 	return newError(ErrCacheMiss, nil,
-		"offline: no cached response for model %s, request %s (key %s): run once without --offline to fill the cache, with the same --model, prompts and sampling options",
+		"offline: no cached response for model %s, request %s (key %s): run once online to fill the cache, with the same model, prompts and sampling options",
 		e.String(), summary, key[:16])
 }
 

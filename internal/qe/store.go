@@ -15,6 +15,18 @@ import (
 // ErrNoPool means a pool name is not in the database.
 var ErrNoPool = errors.New("no such quality-estimation pool")
 
+// Errors of a missing ingredient, which a front end may add its own advice
+// to (which flag supplies it); their messages name no command-line flag.
+var (
+	// ErrNeedsDevSplit: tuning k without a dev split.
+	ErrNeedsDevSplit = errors.New("tuning k needs a dev split")
+	// ErrNeedsPool: a retrieval estimator without a labelled pool or an
+	// embedder.
+	ErrNeedsPool = errors.New("retrieval needs a labelled pool and an embedder")
+	// ErrNeedsJudge: an estimator that asks an LLM judge, without a model.
+	ErrNeedsJudge = errors.New("this estimator asks an LLM judge, and no model was given")
+)
+
 // StoreSchema returns the quality-estimation tables, for store.Migrate.
 // Append migrations; never edit released ones.
 func StoreSchema() store.Schema {
