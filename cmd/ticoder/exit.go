@@ -55,12 +55,18 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ticoder: interrupted")
 		return code
 	}
+	fmt.Fprintln(stderr, "ticoder:", cliMessage(err))
+	return code
+}
+
+// cliMessage is err as the command line shows it: its message and, where
+// one helps, the flags to use.
+func cliMessage(err error) string {
 	msg := err.Error()
 	if h := flagHint(err); h != "" && !strings.Contains(msg, h) {
 		msg += "; " + h
 	}
-	fmt.Fprintln(stderr, "ticoder:", msg)
-	return code
+	return msg
 }
 
 // exitClass returns the exit status of a non-nil err; the first class that
@@ -100,7 +106,7 @@ func flagHint(err error) string {
 	case errors.Is(err, interact.ErrNoModel):
 		return "give --model (e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder:7b), or try --demo"
 	case errors.Is(err, interact.ErrNoSignature):
-		return `give it with --signature, e.g. --signature "def f(x: int) -> int"`
+		return "give it with --signature"
 	case errors.Is(err, interact.ErrNoCandidates):
 		return "ask for more with --codes"
 	case errors.Is(err, interact.ErrNoTests):

@@ -91,10 +91,10 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 	return cands, ts, nil
 }
 
-// modelError says which model failed and what to do.
+// modelError says which model failed; the llm error says what to do.
 func modelError(p llm.Provider, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return fmt.Errorf("%w: %s: %w (check the model's name, that the server is running, and the API key)", ErrModelFailed, p.Endpoint(), err)
+	return fmt.Errorf("%w: %s: %w", ErrModelFailed, p.Endpoint(), err)
 }
