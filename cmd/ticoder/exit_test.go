@@ -28,7 +28,7 @@ func TestExitStatusPerClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	const (
-		badModel = "bogus"                         // no provider kind
+		badModel = "bogus"                        // no provider kind
 		deadURL  = "vllm:m@http://127.0.0.1:1/v1" // nothing listens on port 1
 	)
 	// commands returns the run, gen and eval command lines with model.
