@@ -129,7 +129,7 @@ func flagHint(err error) string {
 	case errors.Is(err, qe.ErrNeedsJudge):
 		return "pass --model MODEL"
 	case errors.Is(err, store.ErrNewerSchema):
-		return "or point --cache (or $TICODER_CACHE) at another file"
+		return "--cache FILE (or $TICODER_CACHE) chooses the database file"
 	}
 	return ""
 }

@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/store"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -70,6 +72,28 @@ func TestExitStatusPerClass(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("database from a newer ticoder", func(t *testing.T) {
+		newer := filepath.Join(dir, "newer.db")
+		db, err := store.Open(newer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		step := store.Migration{Name: "a future step", SQL: "SELECT 1"}
+		future := store.Schema{Component: "execute", Migrations: make([]store.Migration, 1+execute.CacheSchema().Version())}
+		for i := range future.Migrations {
+			future.Migrations[i] = step
+		}
+		err = store.Migrate(context.Background(), db, future)
+		db.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, stderr := runBinary(t, exec.Command(bin, "--cache", newer, "run", "--demo"))
+		if code != exitError || !strings.Contains(stderr, "newer ticoder") || !strings.Contains(stderr, "--cache") {
+			t.Errorf("exit %d, want %d, and stderr saying a newer ticoder wrote it and naming --cache:\n%s", code, exitError, stderr)
+		}
+	})
 
 	t.Run("sandbox unavailable", func(t *testing.T) {
 		// Inside a user namespace whose own limit on user namespaces is 0,
