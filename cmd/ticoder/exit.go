@@ -108,9 +108,9 @@ func flagHint(err error) string {
 	case errors.Is(err, interact.ErrNoSignature):
 		return "give it with --signature"
 	case errors.Is(err, interact.ErrNoCandidates):
-		return "ask for more with --codes"
+		return "try again, or ask for more with --codes"
 	case errors.Is(err, interact.ErrNoTests):
-		return "ask for more with --tests"
+		return "try again, or ask for more with --tests"
 	case errors.Is(err, sandbox.ErrUnavailable):
 		return "or pass --unsafe-no-sandbox to run untrusted code without isolation (only rlimits)"
 	case errors.Is(err, llm.ErrNeedsCache):

@@ -15,6 +15,10 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -227,5 +231,37 @@ func TestExitClass(t *testing.T) {
 	}
 	if got := exitCode(nil, io.Discard); got != exitOK {
 		t.Errorf("exitCode(nil) = %d", got)
+	}
+}
+
+// TestCLIMessageHints: each sentinel of the shared packages, wrapped as a
+// command wraps it, gets its flag hint and its exit class.
+func TestCLIMessageHints(t *testing.T) {
+	tests := []struct {
+		err  error
+		flag string
+		code int
+	}{
+		{interact.ErrNoCandidates, "--codes", exitError},
+		{interact.ErrNoTests, "--tests", exitError},
+		{interact.ErrNoModel, "--demo", exitUsage},
+		{interact.ErrNoSignature, "--signature", exitUsage},
+		{qe.ErrNeedsDevSplit, "--dev-frac", exitUsage},
+		{qe.ErrNeedsPool, "--train", exitUsage},
+		{qe.ErrNeedsJudge, "--model", exitUsage},
+		{llm.ErrNeedsCache, "--cache", exitUsage},
+		{llm.ErrCacheMiss, "--offline", exitModel},
+		{llm.ErrNoSamples, "--model", exitModel},
+		{sandbox.ErrUnavailable, "--unsafe-no-sandbox", exitSandbox},
+		{store.ErrNewerSchema, "--cache", exitError},
+	}
+	for _, tt := range tests {
+		err := fmt.Errorf("gen HumanEval/0: %w", tt.err)
+		if msg := cliMessage(err); !strings.Contains(msg, tt.flag) {
+			t.Errorf("cliMessage(%v) = %q, want a hint naming %s", tt.err, msg, tt.flag)
+		}
+		if got := exitClass(err); got != tt.code {
+			t.Errorf("exitClass(%v) = %d, want %d", tt.err, got, tt.code)
+		}
 	}
 }

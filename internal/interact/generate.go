@@ -86,7 +86,7 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 		return nil, nil, fmt.Errorf("extract the model's tests: %w", err)
 	}
 	if len(ts) == 0 {
-		return nil, nil, fmt.Errorf("%w: the model wrote none for %s; try again, or ask for more samples", ErrNoTests, p.EntryPoint)
+		return nil, nil, fmt.Errorf("%w: the model wrote none for %s", ErrNoTests, p.EntryPoint)
 	}
 	return cands, ts, nil
 }

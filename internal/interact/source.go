@@ -191,7 +191,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 			}
 		}
 		if len(cands) == 0 {
-			return nil, fmt.Errorf("%w: the model gave none for %s; try again, or ask for more samples", ErrNoCandidates, prob.EntryPoint)
+			return nil, fmt.Errorf("%w: the model gave none for %s", ErrNoCandidates, prob.EntryPoint)
 		}
 		name := prob.EntryPoint
 		if kind == "task" {

@@ -68,7 +68,7 @@ func advice(err error) string {
 	case errors.Is(err, interact.ErrNoSignature):
 		return "; send the signature with the prompt"
 	case errors.Is(err, interact.ErrNoCandidates), errors.Is(err, interact.ErrNoTests):
-		return "; start the session again to ask for new samples"
+		return "; try again: a new session asks the model for new samples"
 	}
 	return ""
 }
