@@ -20,6 +20,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/eval"
+	"github.com/ticoder/ticoder/internal/extract"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
@@ -232,7 +233,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	w := evalWorker{prov: prov, eng: eng, gc: gc, o: o, cfg: cfg, lim: lim, hash: hash, build: eval.BuildHash(), priors: priors}
+	w := evalWorker{prov: prov, eng: eng, gc: gc, o: o, cfg: cfg, lim: lim, hash: hash, priors: priors}
 	fresh, failed, err := w.all(ctx, todo, app)
 	if err != nil {
 		return err
@@ -258,14 +259,13 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 
 // evalWorker prepares and simulates problems.
 type evalWorker struct {
-	prov  llm.Provider
-	eng   *engine
-	gc    *eval.GenCache
-	o     *evalOptions
-	cfg   eval.Config
-	lim   eval.Limits
-	hash  string
-	build string
+	prov llm.Provider
+	eng  *engine
+	gc   *eval.GenCache
+	o    *evalOptions
+	cfg  eval.Config
+	lim  eval.Limits
+	hash string
 	// priors are the quality estimators named by the ranking strategies.
 	priors map[string]qe.Estimator
 }
@@ -365,7 +365,7 @@ func fatalForRun(ctx context.Context, err error) bool {
 
 // one generates (or finds cached), prepares and simulates one problem.
 func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, error) {
-	key := eval.GenKey("gen-v3", w.build, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
+	key := eval.GenKey(genRulesVersion, extract.RulesVersion, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
 	gen, ok, err := w.gc.Get(ctx, key)
 	if err != nil {
 		return eval.Result{}, err

@@ -5,13 +5,16 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/eval"
+	"github.com/ticoder/ticoder/internal/store"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -263,5 +266,47 @@ func TestEvalUsageErrors(t *testing.T) {
 				t.Errorf("err = %v, want a usage error", err)
 			}
 		})
+	}
+}
+
+// TestEvalGenCacheSurvivesRebuild runs eval with one binary, then with a
+// different one (the same program with other bytes, as a rebuild gives), on
+// one cache: the second run finds the first one's extractions instead of
+// adding its own (the key was once the executable's hash).
+func TestEvalGenCacheSurvivesRebuild(t *testing.T) {
+	dir := t.TempDir()
+	bin1 := buildTicoder(t, dir)
+	b, err := os.ReadFile(bin1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin2 := filepath.Join(dir, "ticoder-rebuilt")
+	if err := os.WriteFile(bin2, append(b, "rebuilt"...), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(dir, "cache.db")
+	for i, bin := range []string{bin1, bin2} {
+		args := []string{
+			"--data-dir", testutil.Fixtures(t), "--cache", cache,
+			"eval", "--dataset", "humaneval-noexamples", "--model", "replay:" + filepath.Join(testutil.Fixtures(t), recorded),
+			"--style", "completion", "--codes", "20", "--tests", "20", "--max-questions", "1", "--select", "discr",
+			"--rank-codes", "passing", "--problems", "HumanEval/0", "--out", filepath.Join(dir, fmt.Sprint("out", i)),
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		out, err := exec.CommandContext(ctx, bin, args...).CombinedOutput()
+		cancel()
+		if err != nil {
+			t.Fatalf("run %d: %v\n%s", i+1, err, out)
+		}
+		db, err := store.Open(cache)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		err = db.QueryRow(`SELECT COUNT(*) FROM eval_generated`).Scan(&n)
+		db.Close()
+		if err != nil || n != 1 {
+			t.Fatalf("after run %d (%s) eval_generated has %d rows (%v), want 1", i+1, filepath.Base(bin), n, err)
+		}
 	}
 }

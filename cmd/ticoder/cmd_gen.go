@@ -218,6 +218,15 @@ func genAll(ctx context.Context, prov llm.Provider, runner extract.Caller, probl
 	return rows, nil
 }
 
+// genRulesVersion names the rules by which genProblem turns a problem into
+// generated candidates and tests: the requests it sends (llm's prompts and
+// sampling parameters), codeProblem's continuation rule, testOptions'
+// cut-off rule, and eval's rawPrograms. eval's generation cache is keyed on
+// it and extract.RulesVersion, not on the binary, so the cache survives a
+// rebuild. Bump it whenever one of those changes what is generated for the
+// same problem and options.
+const genRulesVersion = "gen-v4"
+
 // genProblem asks for one problem's codes and tests and extracts them.
 func genProblem(ctx context.Context, prov llm.Provider, runner extract.Caller, p dataset.Problem, o genOptions) (genRow, error) {
 	row := genRow{TaskID: p.ID, Candidates: []extract.Candidate{}, Tests: []extract.Test{}, RawCodes: []string{}, RawTests: []string{}}

@@ -253,7 +253,7 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 		src.Spec, src.SpecName = string(data), o.spec
 	}
 	if _, err := src.Kind(); err != nil {
-		return usagef("run: %v (see ticoder run --help)", err)
+		return usageError{fmt.Errorf("run: %w (see ticoder run --help)", err)}
 	}
 	if o.demo != "" && o.flags.model != "" {
 		fmt.Fprintln(errw, "ticoder: --demo uses the built-in candidates; --model is not used")

@@ -189,8 +189,8 @@ func TestRunErrors(t *testing.T) {
 				t.Errorf("usage error %v, want %v: %v", errors.As(err, &u), tc.usage, err)
 			}
 			for _, s := range tc.says {
-				if !strings.Contains(err.Error(), s) {
-					t.Errorf("error %q does not say %q", err, s)
+				if msg := cliMessage(err); !strings.Contains(msg, s) {
+					t.Errorf("error %q does not say %q", msg, s)
 				}
 			}
 		})

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -58,15 +57,6 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	g.logs.Flush()
 	return exitCode(err, stderr)
 }
-
-// exitHelp documents the exit statuses exitCode returns.
-const exitHelp = `EXIT STATUS
-  0    success
-  1    an error while running: a missing or unreadable file, a model that
-       cannot be reached, approved tests that fail, problems that failed
-  2    a usage error: an unknown command or flag, a flag value that is not
-       valid, a required flag missing, flags that do not go together
-  130  interrupted (Ctrl-C or SIGTERM); finished work is kept`
 
 // newRootCommand returns the ticoder command tree.
 func newRootCommand() *cobra.Command { return newRoot(&globalOptions{}) }
@@ -135,25 +125,6 @@ pass@k of sample files, and estimates code quality without tests.
 	)
 	usageErrors(root)
 	return root
-}
-
-// exitCode maps an error to the process exit status, in one place, and
-// writes the error to stderr.
-func exitCode(err error, stderr io.Writer) int {
-	var u usageError
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintln(stderr, "ticoder: interrupted")
-		return 130
-	case errors.As(err, &u):
-		fmt.Fprintln(stderr, "ticoder:", err)
-		return 2
-	default:
-		fmt.Fprintln(stderr, "ticoder:", err)
-		return 1
-	}
 }
 
 // usageError marks an error caused by how the command was called.

@@ -32,6 +32,8 @@ func TestExitStatus(t *testing.T) {
 		notWant string
 	}{
 		{name: "help documents the exit statuses", args: []string{"--help"}, code: 0, want: "EXIT STATUS"},
+		{name: "help lists the sandbox's status", args: []string{"--help"}, code: 0, want: "5    the sandbox is unavailable"},
+		{name: "help lists the model's status", args: []string{"--help"}, code: 0, want: "4    the model cannot be used"},
 		{name: "unknown command", args: []string{"chek"}, code: 2, want: `unknown command "chek" for "ticoder": did you mean check?`},
 		{name: "unknown subcommand", args: []string{"qe", "evl"}, code: 2, want: `unknown command "evl" for "ticoder qe"`},
 		{name: "unknown flag", args: []string{"check", "--bogus"}, code: 2, want: "unknown flag: --bogus"},
@@ -47,7 +49,7 @@ func TestExitStatus(t *testing.T) {
 		{name: "signature without prompt", args: []string{"run", "--signature", "def fib(n: int) -> int"}, code: 2, want: "--signature needs --prompt too"},
 		{name: "samples given as a CQE file", args: []string{"qe", "eval", "--train", humanEvalSamples, "--test", humanEvalSamples, "--estimator", "els"}, code: 2,
 			want: "the row is a CodeT samples row", notWant: "appears twice"},
-		{name: "a missing file is an error", args: []string{"check", "--dataset", "humaneval", "--samples", filepath.Join(dir, "nope.jsonl")}, code: 1, want: "no such file"},
+		{name: "a missing file is bad input", args: []string{"check", "--dataset", "humaneval", "--samples", filepath.Join(dir, "nope.jsonl")}, code: exitBadInput, want: "no such file"},
 		{name: "interrupted", ctx: canceled, args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "-q"}, code: 130, want: "ticoder: interrupted"},
 	}
 	for _, c := range cases {

@@ -8,8 +8,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"os"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
 // GenCache stores extracted generations (Generated) in the SQLite database,
@@ -20,14 +20,21 @@ type GenCache struct {
 	db *sql.DB
 }
 
-// NewGenCache creates the cache's table if needed.
-func NewGenCache(ctx context.Context, db *sql.DB) (*GenCache, error) {
-	_, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS eval_generated (
+// GenCacheSchema returns the generation cache's tables, for store.Migrate.
+// Append migrations; never edit released ones.
+func GenCacheSchema() store.Schema {
+	return store.Schema{Component: "eval", Migrations: []store.Migration{
+		{Name: "create eval_generated", SQL: `CREATE TABLE IF NOT EXISTS eval_generated (
 		key TEXT PRIMARY KEY,
 		value BLOB NOT NULL
-	)`)
-	if err != nil {
-		return nil, fmt.Errorf("create generation cache: %w", err)
+	)`},
+	}}
+}
+
+// NewGenCache creates or upgrades the cache's table if needed.
+func NewGenCache(ctx context.Context, db *sql.DB) (*GenCache, error) {
+	if err := store.Migrate(ctx, db, GenCacheSchema()); err != nil {
+		return nil, fmt.Errorf("generation cache: %w", err)
 	}
 	return &GenCache{db: db}, nil
 }
@@ -61,33 +68,14 @@ func (c *GenCache) Put(ctx context.Context, key string, g Generated) error {
 	return nil
 }
 
-// GenKey hashes its parts (problem, model, generation options, and the
-// program's build) into a cache key.
+// GenKey hashes its parts (the versions of the generation and extraction
+// rules, the model, the generation options and the problem) into a cache
+// key.
 func GenKey(parts ...any) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, p := range parts {
 		_ = enc.Encode(p)
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// BuildHash returns a hash of the running executable, so that cached
-// extractions are not reused across different builds of the extractor. It
-// reads the whole executable: call it once per run.
-func BuildHash() string {
-	path, err := os.Executable()
-	if err != nil {
-		return "unknown"
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "unknown"
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "unknown"
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
 // Cache stores execution results in SQLite, keyed by content: the hash of
@@ -17,17 +19,24 @@ type Cache struct {
 	db *sql.DB
 }
 
-// NewCache creates the cache's table in db if needed.
-func NewCache(ctx context.Context, db *sql.DB) (*Cache, error) {
-	const schema = `CREATE TABLE IF NOT EXISTS exec_results (
+// CacheSchema returns the execution cache's tables, for store.Migrate.
+// Append migrations; never edit released ones.
+func CacheSchema() store.Schema {
+	return store.Schema{Component: "execute", Migrations: []store.Migration{
+		{Name: "create exec_results", SQL: `CREATE TABLE IF NOT EXISTS exec_results (
 		program BLOB NOT NULL,
 		test BLOB NOT NULL,
 		timeout_ms INTEGER NOT NULL,
 		result TEXT NOT NULL,
 		PRIMARY KEY (program, test, timeout_ms)
-	) WITHOUT ROWID`
-	if _, err := db.ExecContext(ctx, schema); err != nil {
-		return nil, fmt.Errorf("create execution cache: %w", err)
+	) WITHOUT ROWID`},
+	}}
+}
+
+// NewCache creates or upgrades the cache's table in db if needed.
+func NewCache(ctx context.Context, db *sql.DB) (*Cache, error) {
+	if err := store.Migrate(ctx, db, CacheSchema()); err != nil {
+		return nil, fmt.Errorf("execution cache: %w", err)
 	}
 	return &Cache{db: db}, nil
 }

@@ -24,6 +24,14 @@ var (
 	pySource = pySrcCommon + "\n\n" + pySrcCodes + "\n\n" + pySrcTests
 )
 
+// RulesVersion names the rules by which completions become candidates and
+// tests (the package doc's "Rules for codes" and "Rules for tests", as
+// extract.py, codes.py, tests.py and this package implement them). Caches
+// of extracted output are keyed on it, not on the binary, so they survive a
+// rebuild. Bump it whenever a change to those rules can change what Codes or
+// Tests return for the same input.
+const RulesVersion = "extract-v1"
+
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.
 type Caller interface {

@@ -223,7 +223,7 @@ func (c *Conversation) Answer(ctx context.Context, test int, verdict, value stri
 	if v == session.Output {
 		if !q.CanOutput {
 			if c.Mode() != rank.Output {
-				return fmt.Errorf("%w: giving the right output needs Output mode (--mode output); answer yes (y), no (n) or don't know (d)", session.ErrBadAnswer)
+				return fmt.Errorf("%w: %w; answer yes (y), no (n) or don't know (d)", session.ErrBadAnswer, ErrNeedsOutputMode)
 			}
 			return fmt.Errorf("%w: this test is not of the form `assert CALL == VALUE`; answer yes (y), no (n) or don't know (d)", session.ErrBadAnswer)
 		}

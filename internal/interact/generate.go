@@ -86,15 +86,15 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 		return nil, nil, fmt.Errorf("extract the model's tests: %w", err)
 	}
 	if len(ts) == 0 {
-		return nil, nil, fmt.Errorf("the model wrote no usable test for %s; try again, or ask for more with --tests", p.EntryPoint)
+		return nil, nil, fmt.Errorf("%w: the model wrote none for %s", ErrNoTests, p.EntryPoint)
 	}
 	return cands, ts, nil
 }
 
-// modelError says which model failed and what to do.
+// modelError says which model failed; the llm error says what to do.
 func modelError(p llm.Provider, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return err
 	}
-	return fmt.Errorf("the model %s did not answer: %w (check --model, that the server is running, and the API key; or try --demo, which needs no model)", p.Endpoint(), err)
+	return fmt.Errorf("%w: %s: %w", ErrModelFailed, p.Endpoint(), err)
 }

@@ -242,8 +242,8 @@ func TestPassFailRefusesOutput(t *testing.T) {
 		t.Error("CanOutput in PassFail mode")
 	}
 	err = c.Answer(ctx, q.Test, "output", "2")
-	if !errors.Is(err, session.ErrBadAnswer) || !strings.Contains(err.Error(), "--mode output") {
-		t.Errorf("error %v: want ErrBadAnswer naming --mode output", err)
+	if !errors.Is(err, session.ErrBadAnswer) || !errors.Is(err, ErrNeedsOutputMode) || strings.Contains(err.Error(), "--") {
+		t.Errorf("error %v: want ErrBadAnswer and ErrNeedsOutputMode, naming no flag", err)
 	}
 }
 

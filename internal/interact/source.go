@@ -22,6 +22,22 @@ import (
 // ErrNoModel is returned when a source needs a model and none was given.
 var ErrNoModel = errors.New("no model")
 
+// Errors of generation that a front end may add its own advice to (which
+// flag or field asks for more); their messages name no command-line flag.
+var (
+	// ErrNoSignature: a prompt was given without a signature.
+	ErrNoSignature = errors.New("a prompt needs a signature too")
+	// ErrNoCandidates: the model's code samples held no usable program.
+	ErrNoCandidates = errors.New("no usable candidate program")
+	// ErrNoTests: the model's test samples held no usable test.
+	ErrNoTests = errors.New("no usable test")
+	// ErrModelFailed: the model did not answer; it wraps the llm error.
+	ErrModelFailed = errors.New("the model did not answer")
+	// ErrNeedsOutputMode: an answer giving the right output in PassFail
+	// mode. It also matches session.ErrBadAnswer.
+	ErrNeedsOutputMode = errors.New("giving the right output needs Output mode")
+)
+
 // ErrBadSource matches (with errors.Is) the errors of a spec or task that
 // cannot be used as given: an empty spec, a spec without a function, a task
 // name of the wrong form or one its dataset lacks. Syntax errors are
@@ -80,7 +96,7 @@ func (s Source) Kind() (string, error) {
 	case len(kinds) > 1:
 		return "", fmt.Errorf("give only one of demo, spec, prompt and task (got %s)", strings.Join(kinds, " and "))
 	case kinds[0] == "prompt" && (s.Prompt == "" || s.Signature == ""):
-		return "", errors.New("a prompt needs a signature too, e.g. --signature \"def f(x: int) -> int\"")
+		return "", fmt.Errorf("%w, e.g. \"def f(x: int) -> int\"", ErrNoSignature)
 	}
 	return kinds[0], nil
 }
@@ -161,7 +177,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 			return nil, err
 		}
 		if b.Generator == nil {
-			return nil, fmt.Errorf("%w: this task needs a model to write candidates and tests; give --model (e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder:7b), or try --demo", ErrNoModel)
+			return nil, fmt.Errorf("%w: this task needs a model to write candidates and tests", ErrNoModel)
 		}
 		cands, tests, err = b.Generator.Generate(ctx, prob, opts.Codes, opts.Tests, rep)
 		if err != nil {
@@ -175,7 +191,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 			}
 		}
 		if len(cands) == 0 {
-			return nil, fmt.Errorf("the model gave no usable candidate program for %s; try again, or ask for more with --codes", prob.EntryPoint)
+			return nil, fmt.Errorf("%w: the model gave none for %s", ErrNoCandidates, prob.EntryPoint)
 		}
 		name := prob.EntryPoint
 		if kind == "task" {

@@ -11,11 +11,17 @@ import (
 	"log/slog"
 	"sync/atomic"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
-// cacheSchema is the response cache's table. One row per exact request; the
-// response is JSON (a Generation, a list of TokenLogprob, or one embedding).
-const cacheSchema = `CREATE TABLE IF NOT EXISTS llm_responses (
+// CacheSchema returns the response cache's tables, for store.Migrate.
+// llm_responses holds one row per exact request; the response is JSON (a
+// Generation, a list of TokenLogprob, or one embedding). Append migrations;
+// never edit released ones.
+func CacheSchema() store.Schema {
+	return store.Schema{Component: "llm", Migrations: []store.Migration{
+		{Name: "create llm_responses", SQL: `CREATE TABLE IF NOT EXISTS llm_responses (
 	key      TEXT PRIMARY KEY,
 	op       TEXT NOT NULL,
 	model    TEXT NOT NULL,
@@ -23,7 +29,9 @@ const cacheSchema = `CREATE TABLE IF NOT EXISTS llm_responses (
 	request  TEXT NOT NULL,
 	response TEXT NOT NULL,
 	created  INTEGER NOT NULL
-)`
+)`},
+	}}
+}
 
 // cacheVersion is part of every key; bump it when the key's content changes.
 const cacheVersion = 1
@@ -62,10 +70,10 @@ type Cache struct {
 }
 
 // NewCache wraps inner with the response cache in db (opened with
-// store.Open), creating its table if needed.
+// store.Open), creating or upgrading its table if needed.
 func NewCache(db *sql.DB, inner Provider, opts CacheOptions) (*Cache, error) {
-	if _, err := db.Exec(cacheSchema); err != nil {
-		return nil, fmt.Errorf("create response cache table: %w", err)
+	if err := store.Migrate(context.Background(), db, CacheSchema()); err != nil {
+		return nil, fmt.Errorf("response cache: %w", err)
 	}
 	log := opts.Logger
 	if log == nil {
@@ -206,7 +214,7 @@ func (c *Cache) missAllowed(key, summary string) error {
 	}
 	e := c.inner.Endpoint()
 	return newError(ErrCacheMiss, nil,
-		"offline: no cached response for model %s, request %s (key %s): run once without --offline to fill the cache, with the same --model, prompts and sampling options",
+		"offline: no cached response for model %s, request %s (key %s): run once online to fill the cache, with the same model, prompts and sampling options",
 		e.String(), summary, key[:16])
 }
 

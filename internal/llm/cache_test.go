@@ -124,7 +124,7 @@ func TestCacheOfflineMiss(t *testing.T) {
 	if !errors.Is(err, llm.ErrCacheMiss) {
 		t.Fatalf("err = %v, want ErrCacheMiss", err)
 	}
-	assertOneLine(t, err, "offline", "vllm:m@http://127.0.0.1:1/v1", "T/7", "def f7(x):", "key ", "without --offline")
+	assertOneLine(t, err, "offline", "vllm:m@http://127.0.0.1:1/v1", "T/7", "def f7(x):", "key ", "run once online")
 	if _, err := c.TopLogprobs(context.Background(), llm.Request{Prompt: "Correct?"}, 2); !errors.Is(err, llm.ErrCacheMiss) {
 		t.Errorf("logprobs err = %v, want ErrCacheMiss", err)
 	}

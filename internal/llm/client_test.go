@@ -322,7 +322,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		want    []string
 	}{
 		{name: "connection refused", spec: "openai:gpt-4o-mini@" + refused, getenv: env("OPENAI_API_KEY", "k"),
-			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "is the server running?", "set OPENAI_BASE_URL", "--model"}},
+			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "is the server running?", "set OPENAI_BASE_URL", "vllm:MODEL@http://HOST:PORT/v1"}},
 		{name: "ollama refused", spec: "ollama:qwen2.5-coder:7b@" + refused,
 			wantErr: llm.ErrUnreachable, want: []string{"set OLLAMA_HOST", "ollama:qwen2.5-coder:7b@http://HOST:PORT/v1"}},
 		{name: "server hangs up", spec: "vllm:m@" + hangup.URL + "/v1",

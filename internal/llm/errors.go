@@ -39,6 +39,11 @@ var (
 	ErrCacheMiss = errors.New("not in the response cache")
 	// ErrNoSamples: replay holds no recorded samples for the request.
 	ErrNoSamples = errors.New("no recorded samples")
+	// ErrBadSpec: a model selector that is not of the form KIND:MODEL,
+	// KIND:MODEL@BASEURL or replay:DIR.
+	ErrBadSpec = errors.New("not a model selector")
+	// ErrNeedsCache: offline mode without a response cache.
+	ErrNeedsCache = errors.New("offline mode needs a response cache")
 )
 
 // Error is a provider error meant for a person: one line that says what
@@ -124,7 +129,7 @@ func (c *Client) transportFailure(e *transportError) error {
 		reason = "connection lost: " + innermost(e.err)
 	}
 	return newError(ErrUnreachable, e,
-		"cannot reach %s (%s, %d attempts): is the server running? set %s or use --model %s",
+		"cannot reach %s (%s, %d attempts): is the server running? set %s, or select the model as %s",
 		c.res.baseURL, reason, e.attempts, c.res.info.urlEnv, c.specHint())
 }
 

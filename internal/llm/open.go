@@ -2,7 +2,6 @@ package llm
 
 import (
 	"database/sql"
-	"fmt"
 	"log/slog"
 	"net/http"
 )
@@ -53,7 +52,7 @@ func Open(spec Spec, opts Options) (Provider, error) {
 		return OpenReplay(spec.Dir, opts.Prompts)
 	}
 	if opts.Offline && opts.Cache == nil {
-		return nil, fmt.Errorf("offline mode needs a response cache: pass --cache FILE (the one an online run filled)")
+		return nil, newError(ErrNeedsCache, nil, "offline mode needs a response cache: the database an online run filled")
 	}
 	c, err := NewClient(spec, opts)
 	if err != nil {

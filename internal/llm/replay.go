@@ -276,7 +276,7 @@ func (r *Replay) Generate(ctx context.Context, req Request) (*Generation, error)
 		if set.missing {
 			why = "the directory has no " + filepath.Base(set.file)
 		}
-		return nil, newError(ErrNoSamples, nil, "replay:%s has no recorded %s for %s (%s): was it recorded for another dataset? use a live --model to generate them",
+		return nil, newError(ErrNoSamples, nil, "replay:%s has no recorded %s for %s (%s): was it recorded for another dataset? use a live model to generate them",
 			r.dir, req.Purpose, req.summary(), why)
 	}
 	n := min(req.Params.N, len(rec.samples))

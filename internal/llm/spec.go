@@ -99,7 +99,16 @@ type Spec struct {
 // replay:DIR. The first ':' ends the kind, so model names keep their own
 // colons ("ollama:qwen2.5-coder:7b"); a base URL follows the last
 // "@http://" or "@https://".
+// Its errors match ErrBadSpec.
 func ParseSpec(s string) (Spec, error) {
+	spec, err := parseSpec(s)
+	if err != nil {
+		return Spec{}, &Error{Kind: ErrBadSpec, Msg: err.Error(), Err: err}
+	}
+	return spec, nil
+}
+
+func parseSpec(s string) (Spec, error) {
 	const hint = "use KIND:MODEL, e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder:7b, vllm:NAME@http://host:8000/v1, azure:DEPLOYMENT or replay:DIR"
 	kindStr, rest, ok := strings.Cut(strings.TrimSpace(s), ":")
 	if !ok {

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -156,5 +157,20 @@ func TestResolveEnvironment(t *testing.T) {
 				t.Errorf("key error = %v, want %q", r.keyErr, tt.keyErr)
 			}
 		})
+	}
+}
+
+// TestParseSpecErrBadSpec: every malformed selector matches ErrBadSpec (the
+// CLI's usage error), and, as llm is shared by the CLI, the web server and
+// MCP, names no command-line flag.
+func TestParseSpecErrBadSpec(t *testing.T) {
+	for _, in := range []string{"gpt-4o-mini", "replay:", "nope:x", "openai:"} {
+		_, err := ParseSpec(in)
+		if !errors.Is(err, ErrBadSpec) {
+			t.Errorf("ParseSpec(%q) = %v, want an ErrBadSpec", in, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "--") {
+			t.Errorf("ParseSpec(%q): %q names a flag", in, err)
+		}
 	}
 }

@@ -60,7 +60,7 @@ type Setup struct {
 func (s *Setup) Index(ctx context.Context) (*Index, error) {
 	s.once.Do(func() {
 		if s.Pool == nil || s.Embedder == nil {
-			s.err = fmt.Errorf("retrieval needs a labelled pool (--train) and an embedder")
+			s.err = ErrNeedsPool
 			return
 		}
 		s.index, s.err = NewIndex(ctx, s.Pool, s.Embedder)
@@ -76,7 +76,7 @@ func (s *Setup) New(ctx context.Context, name string, k int, alpha Alpha) (Estim
 		return nil, fmt.Errorf("estimator %s runs code: it needs the execution engine", name)
 	}
 	if NeedsJudge(name) && s.Judge == nil {
-		return nil, fmt.Errorf("estimator %s asks an LLM judge: pass --model MODEL (a server that returns top_logprobs)", name)
+		return nil, fmt.Errorf("estimator %s: %w (a server that returns top_logprobs)", name, ErrNeedsJudge)
 	}
 	var ix *Index
 	if NeedsPool(name) {

@@ -152,7 +152,7 @@ func tuneK(ctx context.Context, s *Setup, dev *Pool, name string, a Alpha, ks []
 		return ks[0], nil, nil
 	}
 	if dev == nil || len(dev.Tasks) == 0 {
-		return 0, nil, fmt.Errorf("tuning k for %s needs a dev split (use a --dev-frac above 0, or give one --k)", name)
+		return 0, nil, fmt.Errorf("tuning k for %s: %w (or give one k)", name, ErrNeedsDevSplit)
 	}
 	scores := map[int]float64{}
 	best, bestG := 0, -1.0

@@ -8,12 +8,36 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
 // ErrNoPool means a pool name is not in the database.
 var ErrNoPool = errors.New("no such quality-estimation pool")
 
-const schema = `
+// Errors of a missing ingredient, which a front end may add its own advice
+// to (which flag supplies it); their messages name no command-line flag.
+var (
+	// ErrNeedsDevSplit: tuning k without a dev split.
+	ErrNeedsDevSplit = errors.New("tuning k needs a dev split")
+	// ErrNeedsPool: a retrieval estimator without a labelled pool or an
+	// embedder.
+	ErrNeedsPool = errors.New("retrieval needs a labelled pool and an embedder")
+	// ErrNeedsJudge: an estimator that asks an LLM judge, without a model.
+	ErrNeedsJudge = errors.New("this estimator asks an LLM judge, and no model was given")
+)
+
+// StoreSchema returns the quality-estimation tables, for store.Migrate.
+// Append migrations; never edit released ones.
+func StoreSchema() store.Schema {
+	return store.Schema{Component: "qe", Migrations: []store.Migration{
+		{Name: "create qe_text, qe_pool, qe_task, qe_pair, qe_embedding", SQL: createTables},
+	}}
+}
+
+// createTables is version 1 of StoreSchema: the tables as created before
+// versions were recorded.
+const createTables = `
 CREATE TABLE IF NOT EXISTS qe_text (
 	hash TEXT PRIMARY KEY,
 	text TEXT NOT NULL
@@ -57,10 +81,10 @@ type Store struct {
 	db *sql.DB
 }
 
-// OpenStore creates the quality-estimation tables if needed.
+// OpenStore creates or upgrades the quality-estimation tables if needed.
 func OpenStore(ctx context.Context, db *sql.DB) (*Store, error) {
-	if _, err := db.ExecContext(ctx, schema); err != nil {
-		return nil, fmt.Errorf("create quality-estimation tables: %w", err)
+	if err := store.Migrate(ctx, db, StoreSchema()); err != nil {
+		return nil, fmt.Errorf("quality-estimation tables: %w", err)
 	}
 	return &Store{db: db}, nil
 }

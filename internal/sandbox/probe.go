@@ -21,8 +21,7 @@ func probeNamespaces() error {
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: cannot create namespaces (%v); enable unprivileged user namespaces "+
-			"(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces>0), "+
-			"or pass --unsafe-no-sandbox to run untrusted code without isolation", ErrUnavailable, err)
+			"(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces>0)", ErrUnavailable, err)
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -38,7 +37,7 @@ func probeNamespaces() error {
 		if msg == "" {
 			msg = err.Error()
 		}
-		return fmt.Errorf("%w: %s; pass --unsafe-no-sandbox to run untrusted code without isolation", ErrUnavailable, msg)
+		return fmt.Errorf("%w: %s", ErrUnavailable, msg)
 	}
 	return nil
 }

@@ -57,6 +57,22 @@ func statusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
+// advice returns the web server's own words for what to do about err (the
+// shared packages' errors name no command-line flags), or "".
+func advice(err error) string {
+	switch {
+	case errors.Is(err, interact.ErrNoModel):
+		return "; this server was started without a model, so only the demos work here: choose a demo, or restart it with ticoder serve --model MODEL"
+	case errors.Is(err, interact.ErrNeedsOutputMode):
+		return "; to give outputs, start a new session in Output mode"
+	case errors.Is(err, interact.ErrNoSignature):
+		return "; send the signature with the prompt"
+	case errors.Is(err, interact.ErrNoCandidates), errors.Is(err, interact.ErrNoTests):
+		return "; try again: a new session asks the model for new samples"
+	}
+	return ""
+}
+
 // maxErrorText bounds the message of an error response: errors may quote
 // what the sandbox said, which a program or a value can make long.
 const maxErrorText = 2 << 10
@@ -78,7 +94,7 @@ func capText(s string, n int) string {
 // maxErrorText.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	status := statusOf(err)
-	msg := capText(err.Error(), maxErrorText)
+	msg := capText(err.Error()+advice(err), maxErrorText)
 	var mb *http.MaxBytesError
 	if errors.As(err, &mb) {
 		msg = "the request is too large (limit " + humanBytes(mb.Limit) + "); send a shorter spec or value"

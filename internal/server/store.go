@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/store"
 )
 
 // errNoSession is returned for an unknown session id.
@@ -15,15 +17,22 @@ var errNoSession = errors.New("no such session")
 // for concurrent use.
 type sessionStore struct{ db *sql.DB }
 
-func newSessionStore(ctx context.Context, db *sql.DB) (*sessionStore, error) {
-	_, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS web_sessions (
+// SessionSchema returns the web sessions' tables, for store.Migrate.
+// Append migrations; never edit released ones.
+func SessionSchema() store.Schema {
+	return store.Schema{Component: "server", Migrations: []store.Migration{
+		{Name: "create web_sessions", SQL: `CREATE TABLE IF NOT EXISTS web_sessions (
 		id      TEXT PRIMARY KEY,
 		created INTEGER NOT NULL,
 		updated INTEGER NOT NULL,
 		data    BLOB NOT NULL
-	)`)
-	if err != nil {
-		return nil, fmt.Errorf("create web_sessions table: %w", err)
+	)`},
+	}}
+}
+
+func newSessionStore(ctx context.Context, db *sql.DB) (*sessionStore, error) {
+	if err := store.Migrate(ctx, db, SessionSchema()); err != nil {
+		return nil, fmt.Errorf("web sessions: %w", err)
 	}
 	return &sessionStore{db: db}, nil
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -121,7 +122,7 @@ func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.R
 			if ctx.Err() != nil {
 				return Result{Aborted: true, Interrupted: true}, ctx.Err()
 			}
-			fmt.Fprintf(out, "! %v\n", err)
+			fmt.Fprintf(out, "! %s\n", message(err))
 		}
 	}
 }
@@ -249,4 +250,13 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 		}
 		return Result{Candidate: s.Candidates[n-1].Index}, false, nil
 	}
+}
+
+// message is err as the terminal shows it, with the advice of `ticoder run`
+// (its flags) where the shared packages give none.
+func message(err error) string {
+	if errors.Is(err, interact.ErrNeedsOutputMode) {
+		return err.Error() + " (run with --mode output to give outputs)"
+	}
+	return err.Error()
 }

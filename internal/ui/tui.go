@@ -134,7 +134,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.changed(m.conv)
 		}
 		if msg.err != nil {
-			m.err = msg.err.Error()
+			m.err = message(msg.err)
 		} else {
 			m.note = msg.note
 			if m.phase == typing {
