@@ -217,9 +217,7 @@ func TestNATSMatchesLocal(t *testing.T) {
 		}
 		local, _ := os.ReadFile(filepath.Join(dir, "local.jsonl"))
 		remote, _ := os.ReadFile(filepath.Join(dir, "nats.jsonl"))
-		if len(local) == 0 || !bytes.Equal(local, remote) {
-			t.Errorf("per-sample results differ: local %d bytes, through NATS %d bytes", len(local), len(remote))
-		}
+		sameVerdicts(t, local, remote)
 	})
 
 	t.Run("eval", func(t *testing.T) {
@@ -428,5 +426,42 @@ func TestNATSLateWorker(t *testing.T) {
 	checkVerdicts(t, out, want)
 	if !strings.Contains(coord.out.String(), "nats: worker joined") {
 		t.Errorf("the coordinator's -v log does not show the worker joining:\n%s", coord.out.String())
+	}
+}
+
+// sameVerdicts checks that two check results files list the same samples
+// with the same results, but for samples that reached their wall-clock
+// limit in one run and not in the other (on a loaded machine a sample near
+// its limit can do either, through NATS or not); at most two such.
+func sameVerdicts(t *testing.T, local, remote []byte) {
+	t.Helper()
+	a, b := bytes.Split(bytes.TrimSpace(local), []byte("\n")), bytes.Split(bytes.TrimSpace(remote), []byte("\n"))
+	if len(local) == 0 || len(a) != len(b) {
+		t.Fatalf("per-sample results: local %d lines, through NATS %d lines", len(a), len(b))
+	}
+	timing := 0
+	for i := range a {
+		if bytes.Equal(a[i], b[i]) {
+			continue
+		}
+		var x, y struct {
+			TaskID string `json:"task_id"`
+			Result string `json:"result"`
+		}
+		if err := json.Unmarshal(a[i], &x); err != nil {
+			t.Fatalf("local line %d: %v", i+1, err)
+		}
+		if err := json.Unmarshal(b[i], &y); err != nil {
+			t.Fatalf("NATS line %d: %v", i+1, err)
+		}
+		if x.TaskID != y.TaskID || (x.Result != "timed out" && y.Result != "timed out") {
+			t.Errorf("line %d differs: local %s %q, through NATS %s %q", i+1, x.TaskID, x.Result, y.TaskID, y.Result)
+			continue
+		}
+		timing++
+		t.Logf("line %d (%s) reached its time limit in one run only: local %q, through NATS %q", i+1, x.TaskID, x.Result, y.Result)
+	}
+	if timing > 2 {
+		t.Errorf("%d samples differ by their time limit; want at most 2", timing)
 	}
 }
