@@ -246,26 +246,9 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	var w *jvmWorker
-	select {
-	case w = <-p.slots:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
-	if w != nil {
-		select {
-		case <-w.done:
-			w.kill()
-			w = nil
-		default:
-		}
-	}
-	if w == nil {
-		var err error
-		if w, err = startJVM(&p.spec); err != nil {
-			p.slots <- nil
-			return 0, err
-		}
+	w, err := takeSlot(ctx, p.slots, func() (*jvmWorker, error) { return startJVM(&p.spec) })
+	if err != nil {
+		return 0, err
 	}
 	broken := true
 	defer func() {

@@ -282,6 +282,9 @@ func (w *jvmWorker) readText() (string, error) {
 	return string(b), nil
 }
 
+// exited is closed when the JVM's process has exited.
+func (w *jvmWorker) exited() <-chan struct{} { return w.done }
+
 // kill stops the JVM and everything in its sandbox, and removes its cgroup.
 func (w *jvmWorker) kill() {
 	if w.cmd.Process != nil {

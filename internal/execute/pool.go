@@ -145,25 +145,42 @@ func (p *Pool) Close() error {
 
 // acquire takes a worker slot, starting the worker if needed.
 func (p *Pool) acquire(ctx context.Context) (*worker, error) {
-	var w *worker
+	return takeSlot(ctx, p.slots, func() (*worker, error) {
+		return startWorker(p.opts.Sandbox, p.cgroups, p.opts.Limits.workerLimits())
+	})
+}
+
+// slotted is a sandboxed process kept in a pool's slot: the Python worker
+// or the JVM worker.
+type slotted interface {
+	comparable
+	exited() <-chan struct{}
+	kill()
+}
+
+// takeSlot takes a slot of slots: its process if it still runs, else (an
+// empty slot, or one whose process exited) a new one from start. On error
+// the slot goes back empty.
+func takeSlot[W slotted](ctx context.Context, slots chan W, start func() (W, error)) (W, error) {
+	var w, none W
 	select {
-	case w = <-p.slots:
+	case w = <-slots:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return none, ctx.Err()
 	}
-	if w != nil {
+	if w != none {
 		select {
-		case <-w.done:
+		case <-w.exited():
 			w.kill()
-			w = nil
+			w = none
 		default:
 		}
 	}
-	if w == nil {
+	if w == none {
 		var err error
-		if w, err = startWorker(p.opts.Sandbox, p.cgroups, p.opts.Limits.workerLimits()); err != nil {
-			p.slots <- nil
-			return nil, err
+		if w, err = start(); err != nil {
+			slots <- none
+			return none, err
 		}
 	}
 	return w, nil

@@ -134,6 +134,9 @@ func (w *worker) recv(deadline time.Time, v any) error {
 	return nil
 }
 
+// exited is closed when the worker's process has exited.
+func (w *worker) exited() <-chan struct{} { return w.done }
+
 // kill stops the worker and everything inside its sandbox, and removes its
 // cgroup.
 func (w *worker) kill() {
