@@ -1,9 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -78,24 +75,7 @@ func TestQEScoreJava(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &qeScoreOptions{
-		qeOptions: qeOptions{estimators: []string{"agree"}, ks: []string{"4"}, alphas: []string{"ps"}, embedder: "lexical",
-			weighting: "bm25", timeout: 2 * time.Second, workers: 2, json: true, quiet: true},
-		dataset: "mbjp", samples: path, check: true,
-	}
-	var stdout, stderr bytes.Buffer
-	if err := runQEScore(context.Background(), g, o, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	var got []scoredSample
-	sc := bufio.NewScanner(&stdout)
-	for sc.Scan() {
-		var s scoredSample
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, s)
-	}
+	got, _ := scoreChecked(t, g, "mbjp", path, 2*time.Second)
 	if len(got) != 2 {
 		t.Fatalf("%d scored samples, want 2", len(got))
 	}

@@ -134,24 +134,7 @@ func TestQEScoreCheckAndPool(t *testing.T) {
 	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o := &qeScoreOptions{
-		qeOptions: qeOptions{estimators: []string{"agree"}, ks: []string{"4"}, alphas: []string{"ps"}, embedder: "lexical",
-			weighting: "bm25", timeout: time.Second, workers: 2, json: true, quiet: true},
-		dataset: "humaneval", samples: path, check: true,
-	}
-	var stdout, stderr bytes.Buffer
-	if err := runQEScore(context.Background(), g, o, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	var got []scoredSample
-	sc := bufio.NewScanner(&stdout)
-	for sc.Scan() {
-		var s scoredSample
-		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
-			t.Fatal(err)
-		}
-		got = append(got, s)
-	}
+	got, summary := scoreChecked(t, g, "humaneval", path, time.Second)
 	if len(got) != 5 {
 		t.Fatalf("%d scored samples, want 5", len(got))
 	}
@@ -165,8 +148,8 @@ func TestQEScoreCheckAndPool(t *testing.T) {
 		}
 	}
 	var res map[string]any
-	if err := json.Unmarshal(stderr.Bytes(), &res); err != nil {
-		t.Fatalf("check summary is not JSON: %v\n%s", err, stderr.String())
+	if err := json.Unmarshal(summary, &res); err != nil {
+		t.Fatalf("check summary is not JSON: %v\n%s", err, summary)
 	}
 	if res["top1_pass@1"] != 1.0 || res["raw_pass@1"].(float64) >= 1 {
 		t.Errorf("summary %v: want top-1 pass@1 1 and raw pass@1 below 1", res)
@@ -174,7 +157,7 @@ func TestQEScoreCheckAndPool(t *testing.T) {
 
 	// The same samples labelled into a stored pool.
 	po := &qePoolOptions{qeOptions: qeOptions{workers: 2}, samples: path, dataset: "humaneval"}
-	stdout.Reset()
+	var stdout, stderr bytes.Buffer
 	if err := runQEPoolAdd(context.Background(), g, po, "he-test", &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
@@ -254,4 +237,30 @@ func TestQEEvalJudgeAgainstFakeServer(t *testing.T) {
 			t.Errorf("call %d has %d examples, want %d (zs first, then icl with k = 1)", i, examples, want)
 		}
 	}
+}
+
+// scoreChecked runs `qe score --check --estimator agree --json` on the
+// samples file path of dataset and returns the scored samples it prints
+// and its summary (stderr).
+func scoreChecked(t *testing.T, g *globalOptions, dataset, path string, timeout time.Duration) ([]scoredSample, []byte) {
+	t.Helper()
+	o := &qeScoreOptions{
+		qeOptions: qeOptions{estimators: []string{"agree"}, ks: []string{"4"}, alphas: []string{"ps"}, embedder: "lexical",
+			weighting: "bm25", timeout: timeout, workers: 2, json: true, quiet: true},
+		dataset: dataset, samples: path, check: true,
+	}
+	var stdout, stderr bytes.Buffer
+	if err := runQEScore(context.Background(), g, o, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var got []scoredSample
+	sc := bufio.NewScanner(&stdout)
+	for sc.Scan() {
+		var s scoredSample
+		if err := json.Unmarshal(sc.Bytes(), &s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	return got, stderr.Bytes()
 }
