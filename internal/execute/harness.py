@@ -816,6 +816,14 @@ class Dirty(Exception):
     """/tmp could not be emptied: this sandbox must be replaced."""
 
 
+class NotStarted(Dirty):
+    """The sandbox broke before a program began (the zygote is gone): not
+    that program's doing."""
+
+
+STARTED = [False]  # whether this worker has started a program yet
+
+
 def empty_tmp():
     """Removes everything under /tmp without following links. Raises Dirty
     when something is left (the worker is then replaced by a fresh one)."""
@@ -1283,13 +1291,18 @@ def run_program(program, tests, timeouts, limits, degrade):
     timeouts = list(timeouts)
     start = 0
     timed_out = 0
+    started = False
     while start < len(tests):
         while start < len(tests) and results[start] is not None:
             start += 1
         if start >= len(tests):
             break
         cpu = sum(timeouts[start:]) + 1
-        pid, rec_r, ctl_w = ZYGOTE.spawn(program, start, dict(limits, cpu=cpu))
+        try:
+            pid, rec_r, ctl_w = ZYGOTE.spawn(program, start, dict(limits, cpu=cpu))
+        except Dirty:
+            raise Dirty() if started else NotStarted()
+        started = STARTED[0] = True
         # C learns its token from the pipe, after the fork: the token is in
         # no memory C has, only its hash is in the worker's.
         token = os.urandom(16).hex()
@@ -1470,6 +1483,14 @@ def handle_run(req):
         dirty = False
         try:
             results = run_program(prog["code"], tests, timeouts, limits, degrade) if tests else []
+        except NotStarted:
+            if STARTED[0]:
+                # A program before this one broke the sandbox (killed the
+                # zygote) in a way its own cleanup did not see: this one runs
+                # again, on a fresh sandbox.
+                send({"type": "done", "dirty": True, "handled": i})
+                sys.exit(0)
+            results, dirty = None, True  # a fresh sandbox that cannot fork
         except Dirty:
             # The sandbox could not be cleaned after this program (its /tmp
             # or its processes): its results so far stand, the tests it did
