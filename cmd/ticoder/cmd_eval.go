@@ -21,6 +21,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/generate"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
@@ -114,8 +115,8 @@ so the strict runs are always reported beside them.`,
 	f.IntVar(&o.codes, "codes", 100, "code samples per problem")
 	f.IntVar(&o.tests, "tests", 100, "test samples per problem")
 	f.StringVar(&o.style, "style", "chat", "prompt style: chat (instruction models) or completion (base models)")
-	f.Float64Var(&o.temperature, "temperature", 0.8, "sampling temperature")
-	f.Float64Var(&o.topP, "top-p", 0.95, "nucleus sampling mass")
+	f.Float64Var(&o.temperature, "temperature", generate.DefaultTemperature, "sampling temperature")
+	f.Float64Var(&o.topP, "top-p", generate.DefaultTopP, "nucleus sampling mass")
 	f.DurationVar(&o.timeout, "timeout", 0, "time limit per test (default: scaled from the reference solution's time)")
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: one per CPU)")
 	f.IntVar(&o.jobs, "jobs", 4, "problems prepared at once")
@@ -365,20 +366,19 @@ func fatalForRun(ctx context.Context, err error) bool {
 
 // one generates (or finds cached), prepares and simulates one problem.
 func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, error) {
-	key := eval.GenKey(genRulesVersion, extract.RulesVersion, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
+	key := eval.GenKey(generate.RulesVersion, extract.RulesVersion, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
 	gen, ok, err := w.gc.Get(ctx, key)
 	if err != nil {
 		return eval.Result{}, err
 	}
 	if !ok {
-		row, err := genProblem(ctx, w.prov, w.eng.Pool, p, genOptions{
-			codes: w.o.codes, tests: w.o.tests, style: w.o.style,
-			temperature: w.o.temperature, topP: w.o.topP, seed: -1,
-		})
+		row, err := generate.Problem(ctx, w.prov, w.eng.Pool, p, generate.Options{
+			Codes: w.o.codes, Tests: w.o.tests, Temperature: w.o.temperature, TopP: w.o.topP,
+		}, nil)
 		if err != nil {
 			return eval.Result{}, fmt.Errorf("generate %s: %w", p.ID, err)
 		}
-		gen = eval.Generated{Samples: len(row.RawCodes), Candidates: row.Candidates, Tests: row.Tests, Raw: rawPrograms(p, row)}
+		gen = eval.Generated{Samples: len(row.RawCodes), Candidates: row.Candidates, Tests: row.Tests, Raw: generate.RawPrograms(p, row)}
 		if err := w.gc.Put(ctx, key, gen); err != nil {
 			return eval.Result{}, fmt.Errorf("cache the generations of %s: %w", p.ID, err)
 		}
@@ -405,34 +405,6 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 	}
 	r.Config = w.hash
 	return r, nil
-}
-
-// rawPrograms returns the raw code samples as `ticoder check` runs them,
-// prompt + completion, when the completions continue the problem's prompt:
-// most non-blank completions start with an indented line (a function body);
-// nil otherwise (e.g. chat answers with whole programs).
-func rawPrograms(p dataset.Problem, row genRow) []string {
-	bodies, texts := 0, 0
-	for _, r := range row.RawCodes {
-		for _, line := range strings.Split(r, "\n") {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			texts++
-			if line[0] == ' ' || line[0] == '\t' {
-				bodies++
-			}
-			break
-		}
-	}
-	if texts == 0 || 2*bodies <= texts {
-		return nil
-	}
-	out := make([]string, len(row.RawCodes))
-	for i, r := range row.RawCodes {
-		out[i] = p.Prompt + r
-	}
-	return out
 }
 
 // writeEvalReports writes summary.md, summary.csv, summary.json and the plots,
