@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/check"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/progress"
@@ -179,7 +180,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if len(sum.Skipped) > 0 {
 		fmt.Fprintf(stderr, "ticoder: %s\n", skippedReport(o.samples, sum.Skipped))
 	}
-	if err := writeJSONLAtomic(outPath, sum.Results); err != nil {
+	if err := atomicfile.WriteJSONL(outPath, sum.Results); err != nil {
 		return err
 	}
 	return printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json)

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/extract"
@@ -430,7 +431,7 @@ func writeEvalReports(o *evalOptions, dsName string, settings eval.Settings, res
 		"summary.json": func(w io.Writer) error { return writeJSON(w, sum) },
 	}
 	for name, write := range files {
-		if err := writeFileAtomic(filepath.Join(o.out, name), write); err != nil {
+		if err := atomicfile.Write(filepath.Join(o.out, name), write); err != nil {
 			return err
 		}
 	}

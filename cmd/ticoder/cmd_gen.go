@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/extract"
 	"github.com/ticoder/ticoder/internal/generate"
@@ -154,7 +155,7 @@ func runGen(ctx context.Context, g *globalOptions, o genOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeJSONLAtomic(o.out, rows); err != nil {
+	if err := atomicfile.WriteJSONL(o.out, rows); err != nil {
 		return err
 	}
 	if o.summary != nil {
