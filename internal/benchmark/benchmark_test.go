@@ -59,8 +59,8 @@ func TestFatalForRun(t *testing.T) {
 func TestShortModel(t *testing.T) {
 	tests := map[string]string{
 		"replay:/data/samples/humaneval-codegen16b/": "replay:humaneval-codegen16b",
-		"replay:rec":                                 "replay:rec",
-		"ollama:qwen2.5-coder:7b":                    "ollama:qwen2.5-coder:7b",
+		"replay:rec":              "replay:rec",
+		"ollama:qwen2.5-coder:7b": "ollama:qwen2.5-coder:7b",
 	}
 	for in, want := range tests {
 		if got := shortModel(in); got != want {
