@@ -12,6 +12,10 @@ import (
 	"github.com/ticoder/ticoder/internal/progress"
 )
 
+// DefaultSamples is how many code and how many test samples a session asks
+// the model for when Options say none.
+const DefaultSamples = 20
+
 // ModelGenerator is the Generator that asks an LLM for candidate programs
 // and tests and extracts them, by generate.Problem. It is safe for
 // concurrent use if its Provider and Caller are.
@@ -27,15 +31,16 @@ type ModelGenerator struct {
 }
 
 // Generate asks for codes programs and tests test completions of p (the
-// model sees only its visible part; 0 asks for 20) and extracts them.
+// model sees only its visible part; 0 asks for DefaultSamples) and extracts
+// them.
 func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes, tests int, rep progress.Reporter) ([]extract.Candidate, []extract.Test, error) {
 	rep = progress.OrNop(rep)
 	o := generate.Options{Codes: codes, Tests: tests, Temperature: g.Temperature, TopP: g.TopP}
 	if o.Codes <= 0 {
-		o.Codes = 20
+		o.Codes = DefaultSamples
 	}
 	if o.Tests <= 0 {
-		o.Tests = 20
+		o.Tests = DefaultSamples
 	}
 	if o.Temperature == 0 {
 		o.Temperature = generate.DefaultTemperature
