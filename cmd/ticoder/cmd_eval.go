@@ -123,7 +123,7 @@ so the strict runs are always reported beside them.`,
 func (o *evalOptions) config() (eval.Config, error) {
 	cfg := eval.Config{
 		Selectors: o.selectors, Rankers: o.rankers, Protect: []bool{false},
-		MaxQuestions: o.maxQuestions, Ks: []int{1, 2, 5}, BaselineKs: []int{1, 10, 100},
+		MaxQuestions: o.maxQuestions, Ks: benchmark.Ks(), BaselineKs: benchmark.BaselineKs(),
 		Seed: o.seed, Noise: o.noise,
 	}
 	for _, q := range o.questions {

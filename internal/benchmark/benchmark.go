@@ -25,6 +25,14 @@ import (
 	"github.com/ticoder/ticoder/internal/qe"
 )
 
+// Ks returns the k of pass@k@m that `ticoder eval` reports (the TiCoder
+// paper's), a fresh slice.
+func Ks() []int { return []int{1, 2, 5} }
+
+// BaselineKs returns the k of the raw samples' pass@k that `ticoder eval`
+// reports, a fresh slice.
+func BaselineKs() []int { return []int{1, 10, 100} }
+
 // Config says what a benchmark run measures and where it writes.
 type Config struct {
 	// Dataset is the dataset's name; Problems are the problems measured,
