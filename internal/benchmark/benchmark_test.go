@@ -16,6 +16,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/generate"
+	"github.com/ticoder/ticoder/internal/generate/gentest"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -138,27 +139,14 @@ func TestPriors(t *testing.T) {
 // testConfig is a small replayed benchmark of the fixture problems ids.
 func testConfig(t *testing.T, dir string, ids ...string) (Config, Env) {
 	t.Helper()
-	fix := testutil.Fixtures(t)
-	ds, err := dataset.Load(context.Background(), fix, "humaneval-noexamples")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := ds.Select(ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := "replay:" + filepath.Join(fix, "samples", "humaneval-codegen16b")
-	prov, err := llm.OpenString(model, llm.Options{Style: llm.StyleCompletion})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps, model, prov := gentest.Replay(t, ids...)
 	db, err := store.Open(filepath.Join(t.TempDir(), "cache.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	cfg := Config{
-		Dataset: ds.Name, Problems: ps, Model: model, Style: "completion",
+		Dataset: gentest.Dataset, Problems: ps, Model: model, Style: "completion",
 		Generate: generate.Options{Codes: 10, Tests: 10, Temperature: generate.DefaultTemperature, TopP: generate.DefaultTopP},
 		Eval: eval.Config{Modes: []rank.Mode{rank.PassFail}, Selectors: []string{"discr"}, Rankers: []string{"passing"},
 			Protect: []bool{false}, MaxQuestions: 1, Ks: []int{1}, BaselineKs: []int{1, 100}, Seed: 1},

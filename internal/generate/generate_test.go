@@ -12,6 +12,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/generate/gentest"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -108,23 +109,11 @@ func TestRawPrograms(t *testing.T) {
 	}
 }
 
-// fixtures returns the fixture dataset's problems named by ids and a
-// replay provider of their recorded CodeGen samples.
+// fixtures returns the fixture problems named by ids and a replay
+// provider of their recorded samples.
 func fixtures(t *testing.T, ids ...string) ([]dataset.Problem, llm.Provider) {
 	t.Helper()
-	dir := testutil.Fixtures(t)
-	ds, err := dataset.Load(context.Background(), dir, "humaneval-noexamples")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := ds.Select(ids)
-	if err != nil {
-		t.Fatal(err)
-	}
-	prov, err := llm.OpenString("replay:"+filepath.Join(dir, "samples", "humaneval-codegen16b"), llm.Options{Style: llm.StyleCompletion})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps, _, prov := gentest.Replay(t, ids...)
 	return ps, prov
 }
 
