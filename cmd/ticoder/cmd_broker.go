@@ -73,7 +73,7 @@ func runBroker(ctx context.Context, o *brokerOptions, stderr io.Writer) error {
 	if store == "" {
 		dir, err := dataHome()
 		if err != nil {
-			return fmt.Errorf("%w (choose a directory with --store)", err)
+			return fmt.Errorf("no home directory: %w (choose a directory with --store)", err)
 		}
 		store = filepath.Join(dir, "broker")
 	}
@@ -94,14 +94,14 @@ func runBroker(ctx context.Context, o *brokerOptions, stderr io.Writer) error {
 }
 
 // dataHome returns ticoder's data directory: $XDG_DATA_HOME/ticoder, else
-// ~/.local/share/ticoder.
+// ~/.local/share/ticoder. Its error is the home directory's lookup's.
 func dataHome() (string, error) {
 	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
 		return filepath.Join(x, "ticoder"), nil
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("no home directory: %w", err)
+		return "", err
 	}
 	return filepath.Join(home, ".local", "share", "ticoder"), nil
 }

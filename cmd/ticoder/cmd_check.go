@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/check"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/progress"
@@ -139,7 +140,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if len(smp) == 0 {
 		return fmt.Errorf("%s: no samples in the file", o.samples)
 	}
-	in := checkSamplesOf(smp)
+	in := check.FromSamples(smp)
 	if o.strict {
 		if _, bad := check.Partition(ds, in); len(bad) > 0 {
 			return fmt.Errorf("--strict: %s", skippedReport(o.samples, bad))
@@ -179,19 +180,10 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if len(sum.Skipped) > 0 {
 		fmt.Fprintf(stderr, "ticoder: %s\n", skippedReport(o.samples, sum.Skipped))
 	}
-	if err := writeJSONLAtomic(outPath, sum.Results); err != nil {
+	if err := atomicfile.WriteJSONL(outPath, sum.Results); err != nil {
 		return err
 	}
 	return printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json)
-}
-
-// checkSamplesOf turns the samples read from a file into check's input.
-func checkSamplesOf(smp []samples.Sample) []check.Sample {
-	in := make([]check.Sample, len(smp))
-	for i, s := range smp {
-		in[i] = check.Sample{TaskID: s.TaskID, Index: s.Index, Completion: s.Completion, Program: s.Program, Err: s.Err, Line: s.Line}
-	}
-	return in
 }
 
 // shownSkipped is how many skipped lines a report lists.

@@ -4,14 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
-	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/sync/errgroup"
 
+	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/generate"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 )
@@ -38,23 +37,6 @@ type genOptions struct {
 	summary     io.Writer           // where the one-line summary goes; nil: nowhere
 	retry       llm.Retry           // HTTP retry policy; the zero value means the defaults
 	getenv      func(string) string // environment lookup; nil means os.Getenv
-}
-
-// genRow is one line of gen's output: what the model wrote for a problem and
-// what extraction made of it.
-type genRow struct {
-	TaskID     string              `json:"task_id"`
-	Candidates []extract.Candidate `json:"candidates"`
-	Tests      []extract.Test      `json:"tests"`
-	Stats      genStats            `json:"stats"`
-	RawCodes   []string            `json:"raw_codes"`
-	RawTests   []string            `json:"raw_tests"`
-}
-
-// genStats are the extraction counters of one problem.
-type genStats struct {
-	Codes extract.Stats `json:"codes"`
-	Tests extract.Stats `json:"tests"`
 }
 
 func newGenCommand(g *globalOptions) *cobra.Command {
@@ -92,8 +74,8 @@ generations offline.`,
 	f.StringSliceVar(&o.problems, "problems", nil, "only these task ids, comma-separated (e.g. HumanEval/0,HumanEval/5 or 0,5)")
 	f.StringVar(&o.style, "style", "chat", "prompt style: chat (instruction models) or completion (base models)")
 	f.StringVar(&o.codeStyle, "code-style", "", "how code completions relate to the prompt: auto, body (continue the prompt) or full (whole programs); default: body when the model continued the prompt, else auto")
-	f.Float64Var(&o.temperature, "temperature", 0.8, "sampling temperature")
-	f.Float64Var(&o.topP, "top-p", 0.95, "nucleus sampling mass")
+	f.Float64Var(&o.temperature, "temperature", generate.DefaultTemperature, "sampling temperature")
+	f.Float64Var(&o.topP, "top-p", generate.DefaultTopP, "nucleus sampling mass")
 	f.IntVar(&o.maxTokens, "max-tokens", 0, "longest completion in tokens (default: ticoder's per-purpose default)")
 	f.IntVar(&o.seed, "seed", -1, "sampling seed for servers that support it (-1: none)")
 	f.BoolVar(&o.offline, "offline", false, "answer only from the response cache; a missing response is an error")
@@ -166,17 +148,33 @@ func runGen(ctx context.Context, g *globalOptions, o genOptions) error {
 	if err != nil {
 		return err
 	}
-	rows, err := genAll(ctx, prov, eng.Pool, problems, o)
+	rep := progress.OrNop(o.progress)
+	rep.Start("gen", len(problems))
+	rows, err := generate.All(ctx, prov, eng.Pool, problems, o.generateOptions(), o.jobs, rep)
+	rep.Finish()
 	if err != nil {
 		return err
 	}
-	if err := writeJSONLAtomic(o.out, rows); err != nil {
+	if err := atomicfile.WriteJSONL(o.out, rows); err != nil {
 		return err
 	}
 	if o.summary != nil {
 		fmt.Fprintln(o.summary, genSummary(o.out, rows, usage, prov))
 	}
 	return nil
+}
+
+// generateOptions returns what the flags ask the model for.
+func (o *genOptions) generateOptions() generate.Options {
+	g := generate.Options{
+		Codes: o.codes, Tests: o.tests, Temperature: o.temperature, TopP: o.topP, MaxTokens: o.maxTokens,
+		CodeStyle: extract.Style(o.codeStyle), // validated
+	}
+	if o.seed >= 0 {
+		seed := o.seed
+		g.Seed = &seed
+	}
+	return g
 }
 
 // selectProblems returns the problems named by ids (all when ids is empty),
@@ -189,141 +187,10 @@ func selectProblems(ds *dataset.Dataset, ids []string) ([]dataset.Problem, error
 	return ps, nil
 }
 
-// genAll runs genProblem on every problem, o.jobs at a time, and returns the
-// rows in problem order. The first error cancels the rest.
-func genAll(ctx context.Context, prov llm.Provider, runner extract.Caller, problems []dataset.Problem, o genOptions) ([]genRow, error) {
-	rep := progress.OrNop(o.progress)
-	rep.Start("gen", len(problems))
-	defer rep.Finish()
-	rows := make([]genRow, len(problems))
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(o.jobs, 1))
-	for i := range problems {
-		g.Go(func() error {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			row, err := genProblem(ctx, prov, runner, problems[i], o)
-			if err != nil {
-				return err
-			}
-			rows[i] = row
-			rep.Add(1)
-			return nil
-		})
-	}
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	return rows, nil
-}
-
-// genRulesVersion names the rules by which genProblem turns a problem into
-// generated candidates and tests: the requests it sends (llm's prompts and
-// sampling parameters), codeProblem's continuation rule, testOptions'
-// cut-off rule, and eval's rawPrograms. eval's generation cache is keyed on
-// it and extract.RulesVersion, not on the binary, so the cache survives a
-// rebuild. Bump it whenever one of those changes what is generated for the
-// same problem and options.
-const genRulesVersion = "gen-v4"
-
-// genProblem asks for one problem's codes and tests and extracts them.
-func genProblem(ctx context.Context, prov llm.Provider, runner extract.Caller, p dataset.Problem, o genOptions) (genRow, error) {
-	row := genRow{TaskID: p.ID, Candidates: []extract.Candidate{}, Tests: []extract.Test{}, RawCodes: []string{}, RawTests: []string{}}
-	params := llm.Params{Temperature: o.temperature, TopP: o.topP, MaxTokens: o.maxTokens}
-	if o.seed >= 0 {
-		seed := o.seed
-		params.Seed = &seed
-	}
-	task := llm.TaskFrom(p)
-	if o.codes > 0 {
-		params.N = o.codes
-		gen, err := generate(ctx, prov, llm.Request{Purpose: llm.PurposeCode, Task: task, Params: params})
-		if err != nil {
-			return row, err
-		}
-		cp, style := codeProblem(p, gen, o.codeStyle)
-		row.RawCodes = gen.Texts()
-		if row.Candidates, row.Stats.Codes, err = extract.Codes(ctx, runner, cp, row.RawCodes, style); err != nil {
-			return row, err
-		}
-	}
-	if o.tests > 0 {
-		params.N = o.tests
-		gen, err := generate(ctx, prov, llm.Request{Purpose: llm.PurposeTests, Task: task, Params: params})
-		if err != nil {
-			return row, err
-		}
-		row.RawTests = gen.Texts()
-		if row.Tests, row.Stats.Tests, err = extract.Tests(ctx, runner, p, row.RawTests, testOptions(gen)); err != nil {
-			return row, err
-		}
-	}
-	if row.Candidates == nil {
-		row.Candidates = []extract.Candidate{}
-	}
-	if row.Tests == nil {
-		row.Tests = []extract.Test{}
-	}
-	return row, nil
-}
-
-// generate asks prov and notes when fewer samples came back than asked for.
-func generate(ctx context.Context, prov llm.Provider, req llm.Request) (*llm.Generation, error) {
-	gen, err := prov.Generate(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	if gen.Short() {
-		slog.Warn("fewer samples than asked for", "task", req.Task.ID, "purpose", req.Purpose, "got", len(gen.Choices), "asked", gen.Requested)
-	}
-	return gen, nil
-}
-
-// codeProblem returns the problem and style to extract gen's code with. When
-// the model continued a prompt, completions are bodies joined to the text
-// they continue: the problem's own prompt when the rendered prompt ends with
-// it, else the whole rendered prompt.
-func codeProblem(p dataset.Problem, gen *llm.Generation, flag string) (dataset.Problem, extract.Style) {
-	style, _ := extract.ParseStyle(flag) // validated before
-	if gen.Continues == "" {
-		return p, style
-	}
-	if !strings.HasSuffix(gen.Continues, p.Prompt) {
-		p.Prompt = gen.Continues
-	}
-	if flag == "" {
-		style = extract.StyleBody
-	}
-	return p, style
-}
-
-// testOptions says what gen's test completions continue and which were cut
-// off: a completion the server stopped at the length limit, or a recorded
-// continuation (no finish reason) that ends mid-line.
-func testOptions(gen *llm.Generation) extract.TestOptions {
-	var o extract.TestOptions
-	if gen.Continues != "" {
-		last := gen.Continues[strings.LastIndex(gen.Continues, "\n")+1:]
-		if strings.TrimSpace(last) != "" {
-			o.Prefix = last
-		}
-	}
-	o.Cut = make([]bool, len(gen.Choices))
-	for i, c := range gen.Choices {
-		o.Cut[i] = c.FinishReason == "length" ||
-			c.FinishReason == "" && gen.Continues != "" && !strings.HasSuffix(c.Text, "\n")
-	}
-	return o
-}
-
 // genSummary describes a finished run in one line.
-func genSummary(out string, rows []genRow, usage *llm.Usage, prov llm.Provider) string {
-	var codes, tests extract.Stats
-	for _, r := range rows {
-		codes.Add(r.Stats.Codes)
-		tests.Add(r.Stats.Tests)
-	}
+func genSummary(out string, rows []generate.Result, usage *llm.Usage, prov llm.Provider) string {
+	tot := generate.Totals(rows)
+	codes, tests := tot.Codes, tot.Tests
 	s := fmt.Sprintf("gen: wrote %d problems to %s: %d candidates from %d code samples (%d dropped), %d tests from %d test pieces (%d dropped)",
 		len(rows), out, codes.Unique, codes.Samples, codes.Dropped(), tests.Unique, tests.Pieces, tests.Dropped())
 	if u := usage.Snapshot(); u.Requests > 0 {

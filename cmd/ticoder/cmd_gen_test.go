@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ticoder/ticoder/internal/generate"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/progress"
@@ -65,17 +66,17 @@ func genGlobals(t *testing.T) *globalOptions {
 	return &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(t.TempDir(), "cache.db")}
 }
 
-func readRows(t *testing.T, path string) []genRow {
+func readRows(t *testing.T, path string) []generate.Result {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []genRow
+	var rows []generate.Result
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
-		var r genRow
+		var r generate.Result
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -117,20 +117,20 @@ func serveMCPHTTP(ctx context.Context, o *mcpOptions, srv *mcpserver.Server, err
 	if err != nil {
 		return err
 	}
-	h, err := server.Protect(srv.HTTPHandler(30*time.Minute), acc.token,
-		"send the header Authorization: Bearer TOKEN with the token that ticoder mcp printed when it started (or its --token)", acc.allowHosts, slog.Default())
+	h, err := server.Protect(srv.HTTPHandler(30*time.Minute), acc.Token,
+		"send the header Authorization: Bearer TOKEN with the token that ticoder mcp printed when it started (or its --token)", acc.AllowHosts, slog.Default())
 	if err != nil {
 		return err
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
-	if !acc.loopback {
+	if !acc.Loopback {
 		fmt.Fprintf(errw, "ticoder: WARNING: listening on %s, not only on this computer: anyone who can reach it and has the token can run code in your sandbox\n", ln.Addr())
 	}
-	base, _, _ := strings.Cut(acc.urls[len(acc.urls)-1], "?") // http://HOST:PORT/
+	base, _, _ := strings.Cut(acc.URLs[len(acc.URLs)-1], "?") // http://HOST:PORT/
 	url := base + "mcp"
-	if acc.token != "" {
-		fmt.Fprintf(errw, "ticoder: MCP over HTTP at %s — send the header Authorization: Bearer %s; Ctrl-C stops\n", url, acc.token)
+	if acc.Token != "" {
+		fmt.Fprintf(errw, "ticoder: MCP over HTTP at %s — send the header Authorization: Bearer %s; Ctrl-C stops\n", url, acc.Token)
 	} else {
 		fmt.Fprintf(errw, "ticoder: MCP over HTTP at %s; Ctrl-C stops\n", url)
 	}

@@ -102,18 +102,17 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 	if err != nil {
 		return nil, err
 	}
-	in := checkSamplesOf(smp)
-	program := map[sampleRef]string{}
+	program := map[check.Ref]string{}
 	for _, s := range smp {
-		program[sampleRef{s.TaskID, s.Index}] = s.Program
+		program[check.Ref{TaskID: s.TaskID, Index: s.Index}] = s.Program
 	}
-	sum, err := check.Run(ctx, env.runner(), ds, in, check.Options{Ks: []int{1}, Progress: env.progress(progress.New(stderr, o.quiet))})
+	sum, err := check.Run(ctx, env.runner(), ds, check.FromSamples(smp), check.Options{Ks: []int{1}, Progress: env.progress(progress.New(stderr, o.quiet))})
 	if err != nil {
 		return nil, err
 	}
 	var progs []qe.LabelledProgram
 	for _, r := range sum.Results {
-		if p := program[sampleRef{r.TaskID, r.Index}]; p != "" {
+		if p := program[check.Ref{TaskID: r.TaskID, Index: r.Index}]; p != "" {
 			progs = append(progs, qe.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
 		}
 	}

@@ -126,7 +126,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 	if err != nil {
 		return err
 	}
-	var passed map[sampleRef]bool
+	var passed map[check.Ref]bool
 	if o.check {
 		if passed, err = checkSamples(ctx, env, ds, smp, rep); err != nil {
 			return err
@@ -141,18 +141,12 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 	return nil
 }
 
-// sampleRef locates a sample: its task and index.
-type sampleRef struct {
-	TaskID string
-	Index  int
-}
-
 // samplesPool groups the usable samples by task (in file order) into an
 // unlabelled pool whose problems come from prompts (ds, or another dataset
 // with the same task ids); refs[i][j] is the sample of solution j of task i.
-func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]sampleRef) {
+func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]check.Ref) {
 	pool := &qe.Pool{Name: "samples"}
-	var refs [][]sampleRef
+	var refs [][]check.Ref
 	at := map[string]int{}
 	for _, s := range smp {
 		if s.Err != "" || s.Program == "" {
@@ -173,26 +167,22 @@ func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, 
 			refs = append(refs, nil)
 		}
 		pool.Tasks[i].Solutions = append(pool.Tasks[i].Solutions, qe.Solution{Code: s.Program})
-		refs[i] = append(refs[i], sampleRef{s.TaskID, s.Index})
+		refs[i] = append(refs[i], check.Ref{TaskID: s.TaskID, Index: s.Index})
 	}
 	return pool, refs
 }
 
 // checkSamples runs the hidden tests of every sample.
-func checkSamples(ctx context.Context, env *qeEnv, ds *dataset.Dataset, smp []samples.Sample, rep progress.Reporter) (map[sampleRef]bool, error) {
-	sum, err := check.Run(ctx, env.engine.Runner(ds.Language()), ds, checkSamplesOf(smp), check.Options{Ks: []int{1}, Progress: rep})
+func checkSamples(ctx context.Context, env *qeEnv, ds *dataset.Dataset, smp []samples.Sample, rep progress.Reporter) (map[check.Ref]bool, error) {
+	sum, err := check.Run(ctx, env.engine.Runner(ds.Language()), ds, check.FromSamples(smp), check.Options{Ks: []int{1}, Progress: rep})
 	if err != nil {
 		return nil, err
 	}
-	out := make(map[sampleRef]bool, len(sum.Results))
-	for _, r := range sum.Results {
-		out[sampleRef{r.TaskID, r.Index}] = r.Passed
-	}
-	return out, nil
+	return sum.Passed(), nil
 }
 
 // writeScores writes one JSON line per sample with its rank in its task.
-func writeScores(path string, stdout io.Writer, refs [][]sampleRef, scores [][]float64, passed map[sampleRef]bool) error {
+func writeScores(path string, stdout io.Writer, refs [][]check.Ref, scores [][]float64, passed map[check.Ref]bool) error {
 	w := stdout
 	if path != "" {
 		f, err := os.Create(path)
@@ -223,7 +213,7 @@ func writeScores(path string, stdout io.Writer, refs [][]sampleRef, scores [][]f
 
 // printScoreCheck reports raw pass@1, pass@1 of the top-ranked sample, and
 // nDCG.
-func printScoreCheck(w io.Writer, name string, refs [][]sampleRef, scores [][]float64, passed map[sampleRef]bool, asJSON bool) error {
+func printScoreCheck(w io.Writer, name string, refs [][]check.Ref, scores [][]float64, passed map[check.Ref]bool, asJSON bool) error {
 	labels := make([][]float64, len(refs))
 	for i := range refs {
 		labels[i] = make([]float64, len(refs[i]))

@@ -8,11 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/netip"
-	"net/url"
 	"os"
-	"slices"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -110,20 +106,20 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	}
 	srv, err := server.New(ctx, server.Options{
 		Builder: b, Runner: eng.Pool, DB: eng.DB, Model: o.flags.model, Defaults: opts, Logger: slog.Default(), Keep: o.keep,
-		Token: acc.token, AllowHosts: acc.allowHosts,
+		Token: acc.Token, AllowHosts: acc.AllowHosts,
 	})
 	if err != nil {
 		return err
 	}
-	if !acc.loopback {
+	if !acc.Loopback {
 		fmt.Fprintf(errw, "ticoder: WARNING: listening on %s, not only on this computer: anyone who can reach it and has the token can start sessions that run code in your sandbox\n", ln.Addr())
 	}
-	fmt.Fprintf(errw, "ticoder: serving on %s — open it in a browser; Ctrl-C stops\n", acc.urls[0])
-	for _, u := range acc.urls[1:] {
+	fmt.Fprintf(errw, "ticoder: serving on %s — open it in a browser; Ctrl-C stops\n", acc.URLs[0])
+	for _, u := range acc.URLs[1:] {
 		fmt.Fprintf(errw, "ticoder:         or %s\n", u)
 	}
 	if o.ready != nil {
-		o.ready(acc.urls[len(acc.urls)-1])
+		o.ready(acc.URLs[len(acc.URLs)-1])
 	}
 	// No WriteTimeout: creating a session may wait minutes for the model.
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
@@ -150,57 +146,17 @@ func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw 
 	return nil
 }
 
-// serveAccess is how a server is reached: its access token (empty: none),
-// the extra Host names it answers to, the addresses to print (the last one
-// numeric) and whether it listens on a loopback address only.
-type serveAccess struct {
-	token      string
-	allowHosts []string
-	urls       []string
-	loopback   bool
-}
-
-// decideAccess decides, for a server listening on addr, whether it needs a
-// token (off loopback, with --token, $TICODER_TOKEN or --require-token), the
-// token, the names it answers to and the addresses to open.
-func decideAccess(o *serveOptions, addr net.Addr) (serveAccess, error) {
-	ap, err := netip.ParseAddrPort(addr.String())
-	if err != nil {
-		return serveAccess{}, fmt.Errorf("listening address %s: %w", addr, err)
+// decideAccess decides how the server listening on addr is reached, with
+// the token from --token, else $TICODER_TOKEN (see server.DecideAccess).
+func decideAccess(o *serveOptions, addr net.Addr) (server.Access, error) {
+	token := o.token
+	if token == "" {
+		token = envToken()
 	}
-	ip, port := ap.Addr().Unmap(), strconv.Itoa(int(ap.Port()))
-	acc := serveAccess{loopback: ip.IsLoopback(), token: o.token}
-	if acc.token == "" {
-		acc.token = envToken()
-	}
-	if acc.token != "" {
-		if err := server.ValidToken(acc.token); err != nil {
-			return serveAccess{}, usagef("serve: --token or $%s: %v, or leave both out for a random one", tokenEnv, err)
+	if token != "" {
+		if err := server.ValidToken(token); err != nil {
+			return server.Access{}, usagef("serve: --token or $%s: %v, or leave both out for a random one", tokenEnv, err)
 		}
-	} else if o.requireToken || !acc.loopback {
-		acc.token = server.NewToken()
 	}
-	// A host name in --addr is an address the server answers to; so is this
-	// computer's name when it listens on every address.
-	host, _, _ := net.SplitHostPort(o.addr)
-	var names []string
-	switch {
-	case host != "" && net.ParseIP(host) == nil:
-		names = append(names, host)
-	case ip.IsUnspecified():
-		if h, err := os.Hostname(); err == nil && h != "" {
-			names = append(names, h)
-		}
-		ip = netip.AddrFrom4([4]byte{127, 0, 0, 1})
-	}
-	acc.allowHosts = append(slices.Clone(o.allowHosts), names...)
-	query := ""
-	if acc.token != "" {
-		query = "?token=" + url.QueryEscape(acc.token)
-	}
-	for _, n := range names {
-		acc.urls = append(acc.urls, "http://"+net.JoinHostPort(n, port)+"/"+query)
-	}
-	acc.urls = append(acc.urls, "http://"+net.JoinHostPort(ip.String(), port)+"/"+query)
-	return acc, nil
+	return server.DecideAccess(addr, server.AccessOptions{Addr: o.addr, Token: token, RequireToken: o.requireToken, AllowHosts: o.allowHosts})
 }

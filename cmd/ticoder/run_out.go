@@ -90,12 +90,9 @@ func newRunDir(parent, name string, now time.Time) (string, error) {
 // runsDir returns the directory that holds a directory per run:
 // $XDG_DATA_HOME/ticoder/runs, else ~/.local/share/ticoder/runs.
 func runsDir() (string, error) {
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "ticoder", "runs"), nil
-	}
-	home, err := os.UserHomeDir()
+	dir, err := dataHome()
 	if err != nil {
 		return "", fmt.Errorf("no home directory to keep the run's files in (%w): choose a directory with --out", err)
 	}
-	return filepath.Join(home, ".local", "share", "ticoder", "runs"), nil
+	return filepath.Join(dir, "runs"), nil
 }

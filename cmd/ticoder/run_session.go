@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/interact"
 )
 
@@ -56,7 +57,7 @@ func (f *sessionFile) write(c *interact.Conversation) error {
 		}
 		f.path = filepath.Join(dir, fmt.Sprintf("%s-%s-%d.json", name, time.Now().Format("20060102-150405"), os.Getpid()))
 	}
-	return writeFileAtomic(f.path, func(w io.Writer) error {
+	return atomicfile.Write(f.path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})

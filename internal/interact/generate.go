@@ -4,91 +4,71 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/generate"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 )
 
+// DefaultSamples is how many code and how many test samples a session asks
+// the model for when Options say none.
+const DefaultSamples = 20
+
 // ModelGenerator is the Generator that asks an LLM for candidate programs
-// and tests and extracts them with package extract. It is safe for
+// and tests and extracts them, by generate.Problem. It is safe for
 // concurrent use if its Provider and Caller are.
 type ModelGenerator struct {
 	// Provider is the model.
 	Provider llm.Provider
 	// Caller runs extraction in the sandbox (an *execute.Pool).
 	Caller extract.Caller
-	// Temperature and TopP are the sampling parameters (default 0.8 and 0.95,
-	// the TiCoder paper's).
+	// Temperature and TopP are the sampling parameters (0: the defaults,
+	// generate.DefaultTemperature and generate.DefaultTopP, the TiCoder
+	// paper's).
 	Temperature, TopP float64
 }
 
 // Generate asks for codes programs and tests test completions of p (the
-// model sees only its visible part) and extracts them.
+// model sees only its visible part; 0 asks for DefaultSamples) and extracts
+// them.
 func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes, tests int, rep progress.Reporter) ([]extract.Candidate, []extract.Test, error) {
 	rep = progress.OrNop(rep)
-	if codes <= 0 {
-		codes = 20
+	o := generate.Options{Codes: codes, Tests: tests, Temperature: g.Temperature, TopP: g.TopP}
+	if o.Codes <= 0 {
+		o.Codes = DefaultSamples
 	}
-	if tests <= 0 {
-		tests = 20
+	if o.Tests <= 0 {
+		o.Tests = DefaultSamples
 	}
-	params := llm.Params{Temperature: g.Temperature, TopP: g.TopP}
-	if params.Temperature == 0 {
-		params.Temperature = 0.8
+	if o.Temperature == 0 {
+		o.Temperature = generate.DefaultTemperature
 	}
-	if params.TopP == 0 {
-		params.TopP = 0.95
+	if o.TopP == 0 {
+		o.TopP = generate.DefaultTopP
 	}
-	task := llm.TaskFrom(p)
 	rep.Start("ask the model", 2)
 	defer rep.Finish()
-
-	params.N = codes
-	gen, err := g.Provider.Generate(ctx, llm.Request{Purpose: llm.PurposeCode, Task: task, Params: params})
-	if err != nil {
-		return nil, nil, modelError(g.Provider, err)
-	}
-	rep.Add(1)
-	cp, style := p, extract.StyleAuto
-	if gen.Continues != "" {
-		if !strings.HasSuffix(gen.Continues, p.Prompt) {
-			cp.Prompt = gen.Continues
-		}
-		style = extract.StyleBody
-	}
-	cands, _, err := extract.Codes(ctx, g.Caller, cp, gen.Texts(), style)
-	if err != nil {
-		return nil, nil, fmt.Errorf("extract the model's programs: %w", err)
-	}
-
-	params.N = tests
-	gen, err = g.Provider.Generate(ctx, llm.Request{Purpose: llm.PurposeTests, Task: task, Params: params})
-	if err != nil {
-		return nil, nil, modelError(g.Provider, err)
-	}
-	rep.Add(1)
-	var topts extract.TestOptions
-	if gen.Continues != "" {
-		last := gen.Continues[strings.LastIndex(gen.Continues, "\n")+1:]
-		if strings.TrimSpace(last) != "" {
-			topts.Prefix = last
+	r, err := generate.Problem(ctx, g.Provider, g.Caller, p, o, rep)
+	var ge *generate.Error
+	if errors.As(err, &ge) {
+		switch ge.Step {
+		case generate.StepModel:
+			return nil, nil, modelError(g.Provider, ge.Err)
+		case generate.StepExtractCodes:
+			return nil, nil, fmt.Errorf("extract the model's programs: %w", ge.Err)
+		case generate.StepExtractTests:
+			return nil, nil, fmt.Errorf("extract the model's tests: %w", ge.Err)
 		}
 	}
-	topts.Cut = make([]bool, len(gen.Choices))
-	for i, c := range gen.Choices {
-		topts.Cut[i] = c.FinishReason == "length" || c.FinishReason == "" && gen.Continues != "" && !strings.HasSuffix(c.Text, "\n")
-	}
-	ts, _, err := extract.Tests(ctx, g.Caller, p, gen.Texts(), topts)
 	if err != nil {
-		return nil, nil, fmt.Errorf("extract the model's tests: %w", err)
+		return nil, nil, err
 	}
-	if len(ts) == 0 {
+	if len(r.Tests) == 0 {
 		return nil, nil, fmt.Errorf("%w: the model wrote none for %s", ErrNoTests, p.EntryPoint)
 	}
-	return cands, ts, nil
+	return r.Candidates, r.Tests, nil
 }
 
 // modelError says which model failed; the llm error says what to do.

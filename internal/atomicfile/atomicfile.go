@@ -1,4 +1,7 @@
-package main
+// Package atomicfile writes files so that an error or a crash never leaves
+// a partial file behind: through a temporary file in the same directory
+// that is synced and renamed into place.
+package atomicfile
 
 import (
 	"bufio"
@@ -9,10 +12,9 @@ import (
 	"path/filepath"
 )
 
-// writeFileAtomic writes a file (mode 0644) through a temporary file in the
-// same directory that is synced and renamed into place, so that an error or
-// a crash never leaves a partial file behind.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+// Write writes the file at path (mode 0644) with write, atomically: on any
+// error the file is left as it was and no temporary file remains.
+func Write(path string, write func(io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w (does the directory exist and is it writable?)", path, err)
@@ -38,9 +40,10 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 	return nil
 }
 
-// writeJSONLAtomic writes one JSON line per row to path, atomically.
-func writeJSONLAtomic[T any](path string, rows []T) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
+// WriteJSONL writes one JSON line per row to path (HTML characters not
+// escaped), atomically.
+func WriteJSONL[T any](path string, rows []T) error {
+	return Write(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		for _, r := range rows {
