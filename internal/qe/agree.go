@@ -68,6 +68,14 @@ type AgreeInputs struct {
 	Inputs   []string  `json:"inputs"`
 }
 
+// prepareArg is the argument of agree.py's prepare.
+type prepareArg struct {
+	Entry     string    `json:"entry"`
+	Examples  []Example `json:"examples"`
+	MaxInputs int       `json:"max_inputs"`
+	Seed      int64     `json:"seed"`
+}
+
 // Prepare validates the problem's docstring examples and harvests inputs.
 func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 	entry := p.Entry()
@@ -89,7 +97,7 @@ func (a *Agree) Prepare(ctx context.Context, p Problem) (AgreeInputs, error) {
 	if entry == "" || len(raw) == 0 {
 		return in, nil
 	}
-	arg := map[string]any{"entry": entry, "examples": raw, "max_inputs": max, "seed": 0}
+	arg := prepareArg{Entry: entry, Examples: raw, MaxInputs: max}
 	if err := a.Runner.Call(ctx, inputs.Python+"\n\n"+agreePy, "prepare", arg, &in); err != nil {
 		return in, fmt.Errorf("agree: prepare examples of %s: %w", p.TaskID, err)
 	}

@@ -21,6 +21,12 @@ import ast
 import random
 import zlib
 
+# In the sandbox ticoder runs this file after inputs.py, as one source whose
+# __name__ is "ticoder_tool". Imported on its own (its unit tests, the lint in
+# .ci/run) it takes those names from inputs.py.
+if __name__ != "ticoder_tool":
+    from inputs import _MISSING, _literal_call, _mutate_call, _render, _round_trips
+
 
 def _literal(src):
     try:
