@@ -3,6 +3,8 @@ package qe
 import (
 	"regexp"
 	"strings"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Example is one input/output example found in a problem's docstring: a call
@@ -129,35 +131,8 @@ func isCallOf(src, entry string) bool {
 	if !strings.HasPrefix(rest, "(") {
 		return false
 	}
-	end := matchParen(rest, 0)
+	end := srcscan.Python.MatchBracket(rest, 0)
 	return end == len(rest)
-}
-
-// matchParen returns the index just past the parenthesis closing the one at
-// s[open], skipping string literals, or -1 if it is not closed.
-func matchParen(s string, open int) int {
-	depth := 0
-	for i := open; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-			if depth == 0 {
-				return i + 1
-			}
-			if depth < 0 {
-				return -1
-			}
-		case '"', '\'':
-			end, _, _ := scanString(s, i)
-			if end <= i {
-				return -1
-			}
-			i = end - 1
-		}
-	}
-	return -1
 }
 
 // arrows separate an inline example's call from its expected value, longest
@@ -184,7 +159,7 @@ func inlineExamples(line, entry string) []Example {
 		if p >= len(line) || line[p] != '(' {
 			continue
 		}
-		end := matchParen(line, p)
+		end := srcscan.Python.MatchBracket(line, p)
 		if end < 0 {
 			continue
 		}
@@ -283,12 +258,12 @@ func signatureParams(src, entry string) []string {
 	if open < 0 {
 		return nil
 	}
-	end := matchParen(src, open)
+	end := srcscan.Python.MatchBracket(src, open)
 	if end < 0 {
 		return nil
 	}
 	var out []string
-	for _, p := range splitTopLevel(src[open+1 : end-1]) {
+	for _, p := range srcscan.Python.SplitTop(src[open+1:end-1], ',') {
 		p = strings.TrimSpace(p)
 		if p == "" || strings.HasPrefix(p, "*") || p == "/" {
 			continue
@@ -301,53 +276,14 @@ func signatureParams(src, entry string) []string {
 	return out
 }
 
-// findDef finds the line "def entry(" in src (only unindented lines when
-// topLevel) and returns the offset of the line's start and of the opening
-// parenthesis, or -1, -1.
+// findDef finds the definition "def entry(" in src, outside literals and
+// comments (a top-level one first), and returns the offset of its line's
+// start and of the opening parenthesis, or -1, -1. With topLevel, only a
+// definition at column 0 counts.
 func findDef(src, entry string, topLevel bool) (lineStart, open int) {
-	if entry == "" {
+	d, ok := srcscan.FindDef(src, srcscan.Tokens(src), entry)
+	if !ok || topLevel && !d.TopLevel {
 		return -1, -1
 	}
-	for start := 0; start < len(src); {
-		end := strings.IndexByte(src[start:], '\n')
-		if end < 0 {
-			end = len(src)
-		} else {
-			end += start
-		}
-		line := src[start:end]
-		rest := strings.TrimLeft(line, " \t")
-		if (!topLevel || len(rest) == len(line)) && strings.HasPrefix(rest, "def") {
-			after := rest[3:]
-			name := strings.TrimLeft(after, " \t")
-			if len(name) < len(after) && strings.HasPrefix(name, entry) {
-				tail := strings.TrimLeft(name[len(entry):], " \t")
-				if strings.HasPrefix(tail, "(") {
-					return start, end - len(tail)
-				}
-			}
-		}
-		start = end + 1
-	}
-	return -1, -1
-}
-
-// splitTopLevel splits at commas outside brackets.
-func splitTopLevel(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(', '[', '{':
-			depth++
-		case ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
+	return d.Start, d.Open
 }

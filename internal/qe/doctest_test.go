@@ -76,9 +76,22 @@ func TestParseExamples(t *testing.T) {
 }
 
 func TestSignatureParams(t *testing.T) {
-	got := signatureParams("from typing import List\n\ndef f(a: List[int], b: int = 3, *args, c=(1, 2), **kw) -> int:\n", "f")
-	if d := cmp.Diff([]string{"a", "b", "c"}, got); d != "" {
-		t.Errorf("(-want +got)\n%s", d)
+	tests := []struct {
+		name, src string
+		want      []string
+	}{
+		{"annotations and defaults", "from typing import List\n\ndef f(a: List[int], b: int = 3, *args, c=(1, 2), **kw) -> int:\n", []string{"a", "b", "c"}},
+		// Regressions: the old splitter cut inside string defaults, and the
+		// old def finder took a def written in a docstring.
+		{"comma in a string default", "def f(sep=', ', end=\")\"):\n", []string{"sep", "end"}},
+		{"def in a docstring first", "def g():\n    \"\"\"Like\n    def f(x, y): ...\n    \"\"\"\n\ndef f(a):\n    pass\n", []string{"a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if d := cmp.Diff(tc.want, signatureParams(tc.src, "f")); d != "" {
+				t.Errorf("(-want +got)\n%s", d)
+			}
+		})
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // TokenizerOptions choose what the code-aware tokenizer emits.
@@ -47,8 +49,9 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 				j += s2
 			}
 			// A string prefix such as r"..", b'..', f"..".
-			if j < len(src) && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && isStringPrefix(src[i:j]) {
-				i = j
+			if lit, ok := srcscan.Python.LiteralAt(src, i); ok {
+				out = append(out, literalTokens(lit.Body(src), lit.Long, opts)...)
+				i = lit.End
 				continue
 			}
 			emitIdent(src[i:j])
@@ -58,13 +61,9 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 			out = append(out, strings.ToLower(src[i:j]))
 			i = j
 		case r == '"' || r == '\'':
-			j, body, triple := scanString(src, i)
-			if triple || utf8.RuneCountInString(body) > maxLiteralRunes {
-				out = append(out, Tokenize(body, opts)...)
-			} else {
-				out = append(out, "'"+body+"'")
-			}
-			i = j
+			lit, _ := srcscan.Python.LiteralAt(src, i)
+			out = append(out, literalTokens(lit.Body(src), lit.Long, opts)...)
+			i = lit.End
 		case r == '#':
 			j := strings.IndexByte(src[i:], '\n')
 			if j < 0 {
@@ -83,6 +82,16 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 		}
 	}
 	return out
+}
+
+// literalTokens returns the tokens of a string literal's body: one token in
+// single quotes for a short one-line literal, else the body tokenized as
+// text.
+func literalTokens(body string, long bool, opts TokenizerOptions) []string {
+	if long || utf8.RuneCountInString(body) > maxLiteralRunes {
+		return Tokenize(body, opts)
+	}
+	return []string{"'" + body + "'"}
 }
 
 // SplitIdentifier splits an identifier at underscores, letter/digit
@@ -125,14 +134,6 @@ func SplitIdentifier(id string) []string {
 	return parts
 }
 
-func isStringPrefix(p string) bool {
-	switch strings.ToLower(p) {
-	case "r", "b", "f", "u", "rb", "br", "fr", "rf":
-		return true
-	}
-	return false
-}
-
 // scanNumber returns the end of the numeric literal starting at i.
 func scanNumber(src string, i int) int {
 	j := i
@@ -148,38 +149,6 @@ func scanNumber(src string, i int) int {
 		}
 	}
 	return j
-}
-
-// scanString returns the end of the string literal starting at i (a quote),
-// its body and whether it was triple-quoted. An unterminated string runs to
-// the end of the line (single) or of the input (triple).
-func scanString(src string, i int) (end int, body string, triple bool) {
-	q := src[i]
-	if strings.HasPrefix(src[i:], strings.Repeat(string(q), 3)) {
-		delim := src[i : i+3]
-		k := strings.Index(src[i+3:], delim)
-		if k < 0 {
-			return len(src), src[i+3:], true
-		}
-		return i + 3 + k + 3, src[i+3 : i+3+k], true
-	}
-	j := i + 1
-	for j < len(src) {
-		switch src[j] {
-		case '\\':
-			j += 2
-			continue
-		case q:
-			return j + 1, src[i+1 : j], false
-		case '\n':
-			return j, src[i+1 : j], false
-		}
-		j++
-	}
-	if j > len(src) {
-		j = len(src)
-	}
-	return j, src[i+1 : j], false
 }
 
 // operators lists multi-character operators, longest first.

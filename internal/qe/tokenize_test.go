@@ -63,6 +63,23 @@ func TestTokenize(t *testing.T) {
 			want: []string{"def", "f", "return", "the", "sum", "of", "items", "fast", "path", "return", "0x1f", "1.5e-3"},
 		},
 		{
+			// Regression: the old scanner ended a triple-quoted literal at the
+			// first """ even when escaped, and knew no t prefix.
+			name: "escape in triple quotes",
+			src:  `s = """say \"""hi\""" now"""; x`,
+			want: []string{"s", "say", "hi", "now", "x"},
+		},
+		{
+			name: "t-string prefix dropped",
+			src:  `t"{name}" + Tr'x'`,
+			want: []string{"'{name}'", "'x'"},
+		},
+		{
+			name: "f-string with nested same quotes",
+			src:  `f"{d["key"]}" + y`,
+			want: []string{`'{d["key"]}'`, "y"},
+		},
+		{
 			name: "unterminated string",
 			src:  "s = 'abc\nt",
 			want: []string{"s", "'abc'", "t"},
