@@ -86,7 +86,7 @@ func FitLexical(problems, solutions []string, opts LexicalOptions) *Lexical {
 	l := &Lexical{opts: opts}
 	h := sha256.New()
 	var buf [8]byte
-	binary.LittleEndian.PutUint64(buf[:], uint64(opts.Weighting)<<8|boolBits(opts.Tokenizer.Operators)<<1|boolBits(opts.Tokenizer.WholeIdentifiers))
+	binary.LittleEndian.PutUint64(buf[:], uint64(opts.Weighting)<<8|boolBits(opts.Tokenizer.Syntax.Name() == "java")<<2|boolBits(opts.Tokenizer.Operators)<<1|boolBits(opts.Tokenizer.WholeIdentifiers))
 	h.Write(buf[:])
 	for f, docs := range [2][]string{problems, solutions} {
 		m := termModel{df: make(map[uint64]int)}

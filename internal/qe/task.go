@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Problem is what an estimator knows of a task: its text and identity.
@@ -70,6 +71,15 @@ func lastDef(src string) string {
 		return ""
 	}
 	return m[len(m)-1][1]
+}
+
+// Syntax returns the lexical syntax of the problem's code: Java's for
+// Java problems, else Python's.
+func (p Problem) Syntax() srcscan.Syntax {
+	if p.Language == dataset.Java {
+		return srcscan.Java
+	}
+	return srcscan.Python
 }
 
 // ProblemKey identifies a problem across files: the dataset family (the

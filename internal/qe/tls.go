@@ -31,9 +31,11 @@ type TLS struct {
 func (e *TLS) Name() string { return "tls" }
 
 // Score implements Estimator.
-func (e *TLS) Score(ctx context.Context, _ Problem, candidates []string) ([]float64, error) {
+func (e *TLS) Score(ctx context.Context, p Problem, candidates []string) ([]float64, error) {
 	if e.Lexical != nil {
-		return e.lexical(candidates), nil
+		opts := e.Lexical.opts.Tokenizer
+		opts.Syntax = p.Syntax()
+		return e.lexical(candidates, opts), nil
 	}
 	if e.Embedder == nil {
 		return nil, fmt.Errorf("tls: no lexical model and no embedder configured")
@@ -41,15 +43,16 @@ func (e *TLS) Score(ctx context.Context, _ Problem, candidates []string) ([]floa
 	return e.lines(ctx, candidates)
 }
 
-// lexical computes idf-weighted exact-match BERTScore F1.
-func (e *TLS) lexical(candidates []string) []float64 {
+// lexical computes idf-weighted exact-match BERTScore F1 over the tokens
+// opts makes.
+func (e *TLS) lexical(candidates []string, opts TokenizerOptions) []float64 {
 	// A bag is a token's idf times its occurrences, as a sparse vector with
 	// sorted keys, so sums run in a fixed order.
 	bags := make([]Vector, len(candidates))
 	totals := make([]float64, len(candidates))
 	for i, c := range candidates {
 		w := map[uint64]float64{}
-		for _, t := range Tokenize(c, e.Lexical.opts.Tokenizer) {
+		for _, t := range Tokenize(c, opts) {
 			k := tokenKey(t)
 			w[k] += e.Lexical.IDF(SolutionField, k)
 		}

@@ -15,6 +15,10 @@ type TokenizerOptions struct {
 	// WholeIdentifiers adds each multi-part identifier lower-cased whole
 	// ("has_close_elements") besides its parts ("has", "close", "elements").
 	WholeIdentifiers bool
+	// Syntax says which comments and literals the source has: Python's (the
+	// zero value) or Java's (// and /* */ comments, char literals, text
+	// blocks, no string prefixes).
+	Syntax srcscan.Syntax
 }
 
 // maxLiteralRunes bounds a string-literal token.
@@ -23,9 +27,11 @@ const maxLiteralRunes = 40
 // Tokenize splits source code or prose into lexical tokens for similarity:
 // identifiers are split at underscores and case changes and lower-cased
 // (keywords are identifiers too), numbers are kept as written (lower-cased:
-// "0X1F" → "0x1f"), short string literals become one token in single quotes,
-// triple-quoted strings and comments are tokenized as text, and operators
-// are emitted only when opts.Operators is set. It never fails.
+// "0X1F" → "0x1f"), short string (and Java char) literals become one token
+// in single quotes, triple-quoted strings, Java text blocks and comments are
+// tokenized as text, and operators are emitted only when opts.Operators is
+// set. opts.Syntax says which language's comments and literals to read. It
+// never fails.
 func Tokenize(src string, opts TokenizerOptions) []string {
 	var out []string
 	emitIdent := func(id string) {
@@ -35,8 +41,14 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 			out = append(out, strings.ToLower(id))
 		}
 	}
+	sx := opts.Syntax
 	i := 0
 	for i < len(src) {
+		if c, ok := sx.CommentAt(src, i); ok {
+			out = append(out, Tokenize(c.Body(src), opts)...)
+			i = c.End
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(src[i:])
 		switch {
 		case r == '_' || unicode.IsLetter(r):
@@ -49,7 +61,7 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 				j += s2
 			}
 			// A string prefix such as r"..", b'..', f"..".
-			if lit, ok := srcscan.Python.LiteralAt(src, i); ok {
+			if lit, ok := sx.LiteralAt(src, i); ok {
 				out = append(out, literalTokens(lit.Body(src), lit.Long, opts)...)
 				i = lit.End
 				continue
@@ -61,16 +73,9 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 			out = append(out, strings.ToLower(src[i:j]))
 			i = j
 		case r == '"' || r == '\'':
-			lit, _ := srcscan.Python.LiteralAt(src, i)
+			lit, _ := sx.LiteralAt(src, i)
 			out = append(out, literalTokens(lit.Body(src), lit.Long, opts)...)
 			i = lit.End
-		case r == '#':
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = len(src) - i
-			}
-			out = append(out, Tokenize(src[i+1:i+j], opts)...)
-			i += j
 		case unicode.IsSpace(r):
 			i += size
 		default:

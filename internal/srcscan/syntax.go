@@ -22,6 +22,14 @@ func (sx Syntax) WithAngles() Syntax {
 	return sx
 }
 
+// Name returns "python" or "java".
+func (sx Syntax) Name() string {
+	if sx.java {
+		return "java"
+	}
+	return "python"
+}
+
 // Kind says what a Span holds.
 type Kind uint8
 
