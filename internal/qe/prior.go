@@ -28,7 +28,7 @@ func ParsePrior(strategy string) (estimator string, ok bool, err error) {
 }
 
 // Prior scores the candidate programs of a benchmark problem with est, for
-// use as rank.PoolInput.Prior (higher is better; it orders the candidates
+// use as rank.OutcomesInput.Prior (higher is better; it orders the candidates
 // before any question and breaks ties later). Programs are complete
 // (context, signature, body), as extract.Candidate.Program.
 func Prior(ctx context.Context, est Estimator, p dataset.Problem, programs []string) ([]float64, error) {

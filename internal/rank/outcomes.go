@@ -56,7 +56,7 @@ func (m *Mode) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Part codes of a candidate under one test (see Pool.part). Values from
+// Part codes of a candidate under one test (see Outcomes.part). Values from
 // partValue upwards are distinct returned values (Output mode only).
 const (
 	partError int32 = iota // error, timeout or crash: the answer would be `undefined`
@@ -65,11 +65,11 @@ const (
 	partValue              // first distinct returned value of a failing call
 )
 
-// Pool is the fixed data that test selection and code ranking work on: the
+// Outcomes is the fixed data that test selection and code ranking work on: the
 // results of every test on every candidate with the candidates' multiplicities.
-// Build it with NewPool. A Pool is immutable and safe for concurrent use.
-type Pool struct {
-	in PoolInput
+// Build it with NewOutcomes. An Outcomes is immutable and safe for concurrent use.
+type Outcomes struct {
+	in OutcomesInput
 	// pf[c][t] is partPass, partFail or partError.
 	pf [][]int32
 	// out[c][t] is pf[c][t], except that a failing call with a value gets
@@ -91,9 +91,9 @@ type Pool struct {
 	values []map[string]int32
 }
 
-// PoolInput is what a Pool is built from. Only Results is required; without
+// OutcomesInput is what an Outcomes is built from. Only Results is required; without
 // candidates, the length of Calls gives the number of tests.
-type PoolInput struct {
+type OutcomesInput struct {
 	// Results[c][t] is the result of test t on candidate c.
 	Results [][]execute.Result
 	// Counts[c] is candidate c's multiplicity (raw samples); nil means 1 each.
@@ -126,8 +126,8 @@ type PoolInput struct {
 	ValueClass map[string]int32
 }
 
-// NewPool checks in and precomputes the partitions and behaviour classes.
-func NewPool(in PoolInput) (*Pool, error) {
+// NewOutcomes checks in and precomputes the partitions and behaviour classes.
+func NewOutcomes(in OutcomesInput) (*Outcomes, error) {
 	nc := len(in.Results)
 	nt := len(in.Calls) // without candidates, Calls alone tells the tests
 	if nc > 0 {
@@ -136,7 +136,7 @@ func NewPool(in PoolInput) (*Pool, error) {
 	if err := in.check(nc, nt); err != nil {
 		return nil, err
 	}
-	p := &Pool{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc), ncode: make([]int, nt),
+	p := &Outcomes{in: in, pf: make([][]int32, nc), out: make([][]int32, nc), class: make([]int, nc), ncode: make([]int, nt),
 		vid: make([][]int32, nc), values: make([]map[string]int32, nt)}
 	for t := range p.values {
 		p.values[t] = map[string]int32{}
@@ -200,8 +200,8 @@ func NewPool(in PoolInput) (*Pool, error) {
 	return p, nil
 }
 
-// check checks the shape of a PoolInput with nc candidates and nt tests.
-func (in PoolInput) check(nc, nt int) error {
+// check checks the shape of an OutcomesInput with nc candidates and nt tests.
+func (in OutcomesInput) check(nc, nt int) error {
 	for c, row := range in.Results {
 		if len(row) != nt {
 			return fmt.Errorf("results of candidate %d have %d tests, candidate 0 has %d: the matrix must be rectangular", c, len(row), nt)
@@ -227,7 +227,7 @@ func (in PoolInput) check(nc, nt int) error {
 
 // valueKey is the key of a returned value's repr: its class under ==
 // where ValueClass knows it, else its text.
-func (p *Pool) valueKey(repr string) string {
+func (p *Outcomes) valueKey(repr string) string {
 	if id, ok := p.in.ValueClass[repr]; ok {
 		return "#" + strconv.Itoa(int(id))
 	}
@@ -235,7 +235,7 @@ func (p *Pool) valueKey(repr string) string {
 }
 
 // valueID returns the number of a value on test t, numbering it if add.
-func (p *Pool) valueID(t int, repr string, add bool) int32 {
+func (p *Outcomes) valueID(t int, repr string, add bool) int32 {
 	k := p.valueKey(repr)
 	id, ok := p.values[t][k]
 	if !ok {
@@ -249,10 +249,10 @@ func (p *Pool) valueID(t int, repr string, add bool) int32 {
 }
 
 // Candidates returns the number of candidates.
-func (p *Pool) Candidates() int { return len(p.in.Results) }
+func (p *Outcomes) Candidates() int { return len(p.in.Results) }
 
 // Tests returns the number of tests.
-func (p *Pool) Tests() int {
+func (p *Outcomes) Tests() int {
 	if len(p.in.Results) == 0 {
 		return len(p.in.Calls)
 	}
@@ -260,10 +260,10 @@ func (p *Pool) Tests() int {
 }
 
 // Result returns the result of test t on candidate c.
-func (p *Pool) Result(c, t int) execute.Result { return p.in.Results[c][t] }
+func (p *Outcomes) Result(c, t int) execute.Result { return p.in.Results[c][t] }
 
 // Count returns candidate c's multiplicity.
-func (p *Pool) Count(c int) int {
+func (p *Outcomes) Count(c int) int {
 	if p.in.Counts == nil {
 		return 1
 	}
@@ -271,7 +271,7 @@ func (p *Pool) Count(c int) int {
 }
 
 // First returns the index of candidate c's first raw sample.
-func (p *Pool) First(c int) int {
+func (p *Outcomes) First(c int) int {
 	if p.in.First == nil {
 		return c
 	}
@@ -279,7 +279,7 @@ func (p *Pool) First(c int) int {
 }
 
 // Prior returns candidate c's prior score, 0 without a prior.
-func (p *Pool) Prior(c int) float64 {
+func (p *Outcomes) Prior(c int) float64 {
 	if p.in.Prior == nil {
 		return 0
 	}
@@ -287,11 +287,11 @@ func (p *Pool) Prior(c int) float64 {
 }
 
 // HasPrior reports whether the pool has prior scores.
-func (p *Pool) HasPrior() bool { return p.in.Prior != nil }
+func (p *Outcomes) HasPrior() bool { return p.in.Prior != nil }
 
 // Correct reports whether candidate c passes the hidden tests and whether
 // that is known.
-func (p *Pool) Correct(c int) (correct, known bool) {
+func (p *Outcomes) Correct(c int) (correct, known bool) {
 	if p.in.Correct == nil {
 		return false, false
 	}
@@ -301,16 +301,16 @@ func (p *Pool) Correct(c int) (correct, known bool) {
 // Class returns candidate c's behaviour class: candidates with the same
 // outcome and the same returned value (when there is one) on every test share
 // a class.
-func (p *Pool) Class(c int) int { return p.class[c] }
+func (p *Outcomes) Class(c int) int { return p.class[c] }
 
 // call reports whether test t is a CALL == EXPECTED test.
-func (p *Pool) call(t int) bool { return p.in.Calls != nil && p.in.Calls[t] }
+func (p *Outcomes) call(t int) bool { return p.in.Calls != nil && p.in.Calls[t] }
 
 // Call reports whether test t has the form `assert CALL == EXPECTED`.
-func (p *Pool) Call(t int) bool { return p.call(t) }
+func (p *Outcomes) Call(t int) bool { return p.call(t) }
 
 // Passes reports whether candidate c passes test t.
-func (p *Pool) Passes(c, t int) bool { return p.pf[c][t] == partPass }
+func (p *Outcomes) Passes(c, t int) bool { return p.pf[c][t] == partPass }
 
 // part returns candidate c's part under test t in mode: which answer the user
 // would give if c were the intended function. In PassFail mode, and for tests
@@ -319,7 +319,7 @@ func (p *Pool) Passes(c, t int) bool { return p.pf[c][t] == partPass }
 // whose shown value is pivot (a value number of t, -1 for none), a candidate
 // that returned the pivot passes, one that returned another value fails (in
 // Output mode: is told apart by that value), one that returned none errs.
-func (p *Pool) part(mode Mode, c, t int, pivot int32) int32 {
+func (p *Outcomes) part(mode Mode, c, t int, pivot int32) int32 {
 	if p.synth(t) {
 		v := p.vid[c][t]
 		switch {
@@ -341,7 +341,7 @@ func (p *Pool) part(mode Mode, c, t int, pivot int32) int32 {
 // Raises reports whether candidate c's call of test t raised, timed out or
 // crashed (for a test that is not a call: the test did): if c were the
 // intended function, the user would call the input undefined.
-func (p *Pool) Raises(c, t int) bool {
+func (p *Outcomes) Raises(c, t int) bool {
 	if p.synth(t) {
 		return p.vid[c][t] < 0
 	}
@@ -349,24 +349,24 @@ func (p *Pool) Raises(c, t int) bool {
 }
 
 // synth reports whether test t is a synthesized question.
-func (p *Pool) synth(t int) bool { return p.in.Synthesized != nil && p.in.Synthesized[t] }
+func (p *Outcomes) synth(t int) bool { return p.in.Synthesized != nil && p.in.Synthesized[t] }
 
 // Synthesized reports whether test t is a synthesized question.
-func (p *Pool) Synthesized(t int) bool { return p.synth(t) }
+func (p *Outcomes) Synthesized(t int) bool { return p.synth(t) }
 
 // Value returns the number of the value candidate c's call returned on test
 // t among the test's distinct values (equal under ValueClass), or -1 when
 // it returned none.
-func (p *Pool) Value(c, t int) int32 { return p.vid[c][t] }
+func (p *Outcomes) Value(c, t int) int32 { return p.vid[c][t] }
 
 // ValueOf returns the number on test t of the value whose repr is given, or
 // -1 when no candidate returned a value equal to it.
-func (p *Pool) ValueOf(t int, repr string) int32 { return p.valueID(t, repr, false) }
+func (p *Outcomes) ValueOf(t int, repr string) int32 { return p.valueID(t, repr, false) }
 
 // Pivots returns, for each synthesized question, the value its shown
 // expected value is taken from: the value returned by the best-ranked
 // candidate of r whose call returned one (-1 when none did, and for tests).
-func (p *Pool) Pivots(r Ranking) []int32 {
+func (p *Outcomes) Pivots(r Ranking) []int32 {
 	out := make([]int32, p.Tests())
 	for t := range out {
 		out[t] = -1
@@ -385,7 +385,7 @@ func (p *Pool) Pivots(r Ranking) []int32 {
 
 // Weight returns the total infogain weight, Σ sqrt(multiplicity), of the
 // candidates in set.
-func (p *Pool) Weight(set []int) float64 {
+func (p *Outcomes) Weight(set []int) float64 {
 	w := 0.0
 	for _, c := range set {
 		w += p.weight[c]
@@ -394,7 +394,7 @@ func (p *Pool) Weight(set []int) float64 {
 }
 
 // Mass returns the total multiplicity of the candidates in set.
-func (p *Pool) Mass(set []int) int {
+func (p *Outcomes) Mass(set []int) int {
 	m := 0
 	for _, c := range set {
 		m += p.Count(c)
@@ -403,7 +403,7 @@ func (p *Pool) Mass(set []int) int {
 }
 
 // NumClasses returns the number of behaviour classes among set.
-func (p *Pool) NumClasses(set []int) int {
+func (p *Outcomes) NumClasses(set []int) int {
 	seen := map[int]bool{}
 	for _, c := range set {
 		seen[p.class[c]] = true
