@@ -287,7 +287,7 @@ func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]q
 		if err != nil {
 			return nil, usageError{err}
 		}
-		if qe.NeedsPool(name) || qe.NeedsJudge(name) {
+		if qe.NeedsExamples(name) || qe.NeedsJudge(name) {
 			return nil, usagef("--rank-codes %s: estimator %s needs a labelled pool or an LLM judge, which eval does not set up; use agree, els, tls or constant", spec, name)
 		}
 		est, err := setup.New(ctx, name, 0, qe.FSPS)

@@ -171,7 +171,7 @@ func (e *qeEnv) Close() {
 
 // javaFor adds a Java pool to the engine when an estimator runs code and a
 // pool holds Java problems.
-func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, pools ...*qe.Pool) error {
+func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, pools ...*qe.ExampleSet) error {
 	if e.engine == nil || e.engine.Java != nil {
 		return nil
 	}
@@ -216,16 +216,16 @@ func (e *qeEnv) progress(r progress.Reporter) progress.Reporter {
 }
 
 // loadPool reads "pool:NAME" from the database or a CQE file.
-func (e *qeEnv) loadPool(ctx context.Context, spec string, maxSolutions int) (*qe.Pool, error) {
+func (e *qeEnv) loadPool(ctx context.Context, spec string, maxSolutions int) (*qe.ExampleSet, error) {
 	if name, ok := strings.CutPrefix(spec, "pool:"); ok {
-		return e.store.LoadPool(ctx, name)
+		return e.store.LoadExamples(ctx, name)
 	}
 	return loadCQE(spec, maxSolutions)
 }
 
 // loadCQE reads a CQE file. A samples file given instead is a usage error
 // that says where samples go.
-func loadCQE(path string, maxSolutions int) (*qe.Pool, error) {
+func loadCQE(path string, maxSolutions int) (*qe.ExampleSet, error) {
 	pool, err := qe.LoadCQE(path, qe.CQEOptions{MaxSolutions: maxSolutions})
 	if errors.Is(err, qe.ErrNotCQE) {
 		return nil, usagef("%v. --train, --test and --cqe take the ICL paper's labelled CQE files (such as $TICODER_DATA/cqe/mbpp-codestral-22b.jsonl) or pool:NAME; "+
@@ -236,8 +236,8 @@ func loadCQE(path string, maxSolutions int) (*qe.Pool, error) {
 }
 
 // setup builds the estimators' environment over the retrieval pool.
-func (e *qeEnv) setup(o *qeOptions, pool *qe.Pool) (*qe.Setup, error) {
-	s := &qe.Setup{Pool: pool, Runner: e.runner(), Agree: qe.Agree{Timeout: o.timeout}}
+func (e *qeEnv) setup(o *qeOptions, pool *qe.ExampleSet) (*qe.Setup, error) {
+	s := &qe.Setup{Examples: pool, Runner: e.runner(), Agree: qe.Agree{Timeout: o.timeout}}
 	if e.engine != nil && e.engine.Java != nil {
 		s.JavaRunner = e.engine.Java
 	}
@@ -344,7 +344,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if !(o.devFrac >= 0 && o.devFrac < 1) { // also rejects NaN, which made SplitDev panic
 		return usagef("--dev-frac %v: want a share in [0, 1)", o.devFrac)
 	}
-	if o.train == "" && anyNeeds(o.estimators, qe.NeedsPool) {
+	if o.train == "" && anyNeeds(o.estimators, qe.NeedsExamples) {
 		return usagef("estimators knn, combo and icl need --train (a labelled pool)")
 	}
 	env, err := openQEEnv(ctx, g, &o.qeOptions, anyNeeds(o.estimators, qe.NeedsRunner))
@@ -356,7 +356,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if err != nil {
 		return err
 	}
-	var train, dev *qe.Pool
+	var train, dev *qe.ExampleSet
 	if o.train != "" {
 		all, err := env.loadPool(ctx, o.train, o.maxSolutions)
 		if err != nil {

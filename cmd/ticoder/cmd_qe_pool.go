@@ -72,7 +72,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 		return err
 	}
 	defer env.Close()
-	var pool *qe.Pool
+	var pool *qe.ExampleSet
 	source := o.cqe
 	if o.cqe != "" {
 		if pool, err = loadCQE(o.cqe, o.maxSolutions); err != nil {
@@ -85,7 +85,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 		}
 	}
 	pool.Name = name
-	if err := env.store.SavePool(ctx, pool, source); err != nil {
+	if err := env.store.SaveExamples(ctx, pool, source); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "pool %s: %d problems, %d solutions, %d correct\n", name, len(pool.Tasks), pool.Size(), pool.Positives())
@@ -93,7 +93,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 }
 
 // labelSamples runs the samples' hidden tests and groups them into a pool.
-func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOptions, name string, stderr io.Writer) (*qe.Pool, error) {
+func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOptions, name string, stderr io.Writer) (*qe.ExampleSet, error) {
 	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
 	if err != nil {
 		return nil, err
@@ -117,7 +117,7 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 			progs = append(progs, qe.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
 		}
 	}
-	return qe.PoolFromPrograms(name, ds, progs)
+	return qe.ExampleSetFromPrograms(name, ds, progs)
 }
 
 func runQEPoolList(ctx context.Context, g *globalOptions, asJSON bool, stdout io.Writer) error {
@@ -126,7 +126,7 @@ func runQEPoolList(ctx context.Context, g *globalOptions, asJSON bool, stdout io
 		return err
 	}
 	defer env.Close()
-	pools, err := env.store.Pools(ctx)
+	pools, err := env.store.ExampleSets(ctx)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 		return usagef("qe score takes one --estimator, one --k and one --alpha")
 	}
 	name := o.estimators[0]
-	if qe.NeedsPool(name) && o.train == "" {
+	if qe.NeedsExamples(name) && o.train == "" {
 		return usagef("estimator %s needs --train (a labelled pool)", name)
 	}
 	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
@@ -100,7 +100,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 			return err
 		}
 	}
-	var train *qe.Pool
+	var train *qe.ExampleSet
 	if o.train != "" {
 		if train, err = env.loadPool(ctx, o.train, o.maxSolutions); err != nil {
 			return err
@@ -150,8 +150,8 @@ type sampleRef struct {
 // samplesPool groups the usable samples by task (in file order) into an
 // unlabelled pool whose problems come from prompts (ds, or another dataset
 // with the same task ids); refs[i][j] is the sample of solution j of task i.
-func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]sampleRef) {
-	pool := &qe.Pool{Name: "samples"}
+func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.ExampleSet, [][]sampleRef) {
+	pool := &qe.ExampleSet{Name: "samples"}
 	var refs [][]sampleRef
 	at := map[string]int{}
 	for _, s := range smp {

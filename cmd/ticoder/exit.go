@@ -78,7 +78,7 @@ func exitClass(err error) int {
 		return exitInterrupted
 	case errors.As(err, &u), errors.Is(err, llm.ErrBadSpec), errors.Is(err, interact.ErrNoModel),
 		errors.Is(err, interact.ErrNoSignature), errors.Is(err, qe.ErrNeedsDevSplit), errors.Is(err, qe.ErrNeedsJudge),
-		errors.Is(err, qe.ErrNeedsPool), errors.Is(err, llm.ErrNeedsCache):
+		errors.Is(err, qe.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache):
 		return exitUsage
 	case errors.Is(err, sandbox.ErrUnavailable):
 		return exitSandbox
@@ -87,7 +87,7 @@ func exitClass(err error) int {
 		errors.Is(err, llm.ErrNoSamples), errors.Is(err, interact.ErrModelFailed):
 		return exitModel
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, interact.ErrBadSource),
-		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qe.ErrNotCQE), errors.Is(err, qe.ErrNoPool):
+		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qe.ErrNotCQE), errors.Is(err, qe.ErrNoExamples):
 		return exitBadInput
 	case errors.Is(err, store.ErrNewerSchema):
 		return exitError
@@ -124,7 +124,7 @@ func flagHint(err error) string {
 		return "check --model, or try --demo, which needs no model"
 	case errors.Is(err, qe.ErrNeedsDevSplit):
 		return "use a --dev-frac above 0, or give one --k"
-	case errors.Is(err, qe.ErrNeedsPool):
+	case errors.Is(err, qe.ErrNeedsExamples):
 		return "give a labelled pool with --train"
 	case errors.Is(err, qe.ErrNeedsJudge):
 		return "pass --model MODEL"

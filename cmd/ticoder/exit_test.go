@@ -247,7 +247,7 @@ func TestCLIMessageHints(t *testing.T) {
 		{interact.ErrNoModel, "--demo", exitUsage},
 		{interact.ErrNoSignature, "--signature", exitUsage},
 		{qe.ErrNeedsDevSplit, "--dev-frac", exitUsage},
-		{qe.ErrNeedsPool, "--train", exitUsage},
+		{qe.ErrNeedsExamples, "--train", exitUsage},
 		{qe.ErrNeedsJudge, "--model", exitUsage},
 		{llm.ErrNeedsCache, "--cache", exitUsage},
 		{llm.ErrCacheMiss, "--offline", exitModel},

@@ -14,7 +14,7 @@ import (
 //go:embed agree.py
 var agreePy string
 
-// Agree is the execution-based estimator (no LLM, no pool). For a problem it
+// Agree is the execution-based estimator (no LLM, no example set). For a problem it
 //
 //  1. parses the examples of the problem's own docstring (ParseExamples) and
 //     has Python validate them and harvest more inputs by mutating their
@@ -30,7 +30,7 @@ var agreePy string
 //
 // Cost: one sandboxed call to prepare the inputs and one sandboxed run of n
 // candidates × (examples + MaxInputs) calls per problem, each bounded by
-// Timeout; tens to hundreds of milliseconds per problem on a warm pool, more
+// Timeout; tens to hundreds of milliseconds per problem on a warm worker pool, more
 // when candidates loop. Results are cached by the Runner's cache.
 type Agree struct {
 	Runner execute.Runner

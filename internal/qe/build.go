@@ -15,8 +15,8 @@ func Estimators() []string {
 	return []string{"knn", "els", "tls", "agree", "combo", "icl", "zs", "constant"}
 }
 
-// NeedsPool reports whether the estimator retrieves from a labelled pool.
-func NeedsPool(name string) bool { return name == "knn" || name == "combo" || name == "icl" }
+// NeedsExamples reports whether the estimator retrieves from a labelled example set.
+func NeedsExamples(name string) bool { return name == "knn" || name == "combo" || name == "icl" }
 
 // NeedsRunner reports whether the estimator executes code.
 func NeedsRunner(name string) bool { return name == "agree" || name == "combo" }
@@ -30,11 +30,11 @@ func NeedsJudge(name string) bool { return name == "icl" || name == "zs" }
 const ComboKNNWeight = 0.25
 
 // Setup holds what estimators are built from. Fields an estimator does not
-// need may be nil (see NeedsPool, NeedsRunner, NeedsJudge). A Setup is safe
+// need may be nil (see NeedsExamples, NeedsRunner, NeedsJudge). A Setup is safe
 // for concurrent use.
 type Setup struct {
-	// Pool is the labelled retrieval pool.
-	Pool *Pool
+	// Examples is the labelled example set.
+	Examples *ExampleSet
 	// Embedder embeds problems and solutions for retrieval and els (the
 	// lexical model or an API embedder, possibly cached).
 	Embedder Embedder
@@ -56,14 +56,14 @@ type Setup struct {
 	err   error
 }
 
-// Index returns the retrieval index of Pool, built on first use.
+// Index returns the retrieval index of Examples, built on first use.
 func (s *Setup) Index(ctx context.Context) (*Index, error) {
 	s.once.Do(func() {
-		if s.Pool == nil || s.Embedder == nil {
-			s.err = ErrNeedsPool
+		if s.Examples == nil || s.Embedder == nil {
+			s.err = ErrNeedsExamples
 			return
 		}
-		s.index, s.err = NewIndex(ctx, s.Pool, s.Embedder)
+		s.index, s.err = NewIndex(ctx, s.Examples, s.Embedder)
 	})
 	return s.index, s.err
 }
@@ -79,7 +79,7 @@ func (s *Setup) New(ctx context.Context, name string, k int, alpha Alpha) (Estim
 		return nil, fmt.Errorf("estimator %s: %w (a server that returns top_logprobs)", name, ErrNeedsJudge)
 	}
 	var ix *Index
-	if NeedsPool(name) {
+	if NeedsExamples(name) {
 		var err error
 		if ix, err = s.Index(ctx); err != nil {
 			return nil, fmt.Errorf("estimator %s: %w", name, err)

@@ -40,7 +40,7 @@ type cqeRow struct {
 // LoadCQE reads a CQE file: JSON lines with task_id, prompt, solution (the
 // reference), no_of_codes, code_1..code_N and results (a 0/1 list, 1 = the
 // code passes the hidden tests).
-func LoadCQE(path string, opts CQEOptions) (*Pool, error) {
+func LoadCQE(path string, opts CQEOptions) (*ExampleSet, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load CQE file: %w", err)
@@ -54,9 +54,9 @@ func LoadCQE(path string, opts CQEOptions) (*Pool, error) {
 	return pool, nil
 }
 
-// ReadCQE reads CQE rows from r into a pool called name.
-func ReadCQE(r io.Reader, name string, opts CQEOptions) (*Pool, error) {
-	pool := &Pool{Name: name}
+// ReadCQE reads CQE rows from r into an example set called name.
+func ReadCQE(r io.Reader, name string, opts CQEOptions) (*ExampleSet, error) {
+	pool := &ExampleSet{Name: name}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	line := 0

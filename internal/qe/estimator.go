@@ -43,7 +43,7 @@ func embedQuery(ctx context.Context, emb Embedder, p Problem, candidates []strin
 // (τ = Temperature; τ = 0 means w(σ) = max(σ, 0)). With Unbalanced set it
 // instead takes the 2k most similar pairs regardless of label, so the share
 // also reflects how often similar pairs are correct. Cost: one embedding per
-// candidate and one similarity per pool pair; no LLM.
+// candidate and one similarity per example set pair; no LLM.
 type KNN struct {
 	Index       *Index
 	Alpha       Alpha
@@ -126,7 +126,7 @@ func mergeTop(pos, neg []Neighbour, n int) (p, q []Neighbour) {
 // ELS is the embedding-level-similarity baseline: a candidate's score is its
 // mean cosine similarity to the other candidates of the same problem (the
 // paper uses CodeBERT's [CLS] vector; here any Embedder). A lone candidate
-// scores 0. Cost: one embedding per candidate and n² similarities; no pool,
+// scores 0. Cost: one embedding per candidate and n² similarities; no example set,
 // no LLM.
 type ELS struct {
 	Embedder Embedder

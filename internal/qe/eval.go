@@ -20,7 +20,7 @@ type EvalOptions struct {
 	Progress progress.Reporter
 }
 
-// Evaluation is an estimator's scores on a test pool and their nDCG.
+// Evaluation is an estimator's scores on a test example set and their nDCG.
 type Evaluation struct {
 	Estimator string `json:"estimator"`
 	Ranking
@@ -28,21 +28,21 @@ type Evaluation struct {
 	Scores [][]float64 `json:"-"`
 }
 
-// Evaluate scores every task of the test pool with est and ranks them.
-func Evaluate(ctx context.Context, est Estimator, test *Pool, opts EvalOptions) (*Evaluation, error) {
+// Evaluate scores every task of the test example set with est and ranks them.
+func Evaluate(ctx context.Context, est Estimator, test *ExampleSet, opts EvalOptions) (*Evaluation, error) {
 	scores, err := ScoreTasks(ctx, est, test, opts)
 	if err != nil {
 		return nil, err
 	}
-	r, err := Rank(PoolLabels(test), scores, opts.CutOff)
+	r, err := Rank(LabelsOf(test), scores, opts.CutOff)
 	if err != nil {
 		return nil, fmt.Errorf("evaluate %s: %w", est.Name(), err)
 	}
 	return &Evaluation{Estimator: est.Name(), Ranking: r, Scores: scores}, nil
 }
 
-// PoolLabels returns the 0/1 labels of every task's solutions.
-func PoolLabels(p *Pool) [][]float64 {
+// LabelsOf returns the 0/1 labels of every task's solutions.
+func LabelsOf(p *ExampleSet) [][]float64 {
 	out := make([][]float64, len(p.Tasks))
 	for i, t := range p.Tasks {
 		out[i] = t.Labels()
@@ -50,8 +50,8 @@ func PoolLabels(p *Pool) [][]float64 {
 	return out
 }
 
-// ScoreTasks runs est on every task of a pool, several tasks at once.
-func ScoreTasks(ctx context.Context, est Estimator, test *Pool, opts EvalOptions) ([][]float64, error) {
+// ScoreTasks runs est on every task of an example set, several tasks at once.
+func ScoreTasks(ctx context.Context, est Estimator, test *ExampleSet, opts EvalOptions) ([][]float64, error) {
 	n := opts.Concurrency
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
@@ -112,10 +112,10 @@ feed:
 	return scores, nil
 }
 
-// SplitDev splits a pool by problem into a training part and a development
+// SplitDev splits an example set by problem into a training part and a development
 // part holding frac of the problems, chosen by a seeded shuffle (the paper
-// tunes k on a 10% MBPP dev split). Both parts keep the pool's task order.
-func SplitDev(p *Pool, frac float64, seed uint64) (train, dev *Pool) {
+// tunes k on a 10% MBPP dev split). Both parts keep the example set's task order.
+func SplitDev(p *ExampleSet, frac float64, seed uint64) (train, dev *ExampleSet) {
 	idx := make([]int, len(p.Tasks))
 	for i := range idx {
 		idx[i] = i
@@ -127,8 +127,8 @@ func SplitDev(p *Pool, frac float64, seed uint64) (train, dev *Pool) {
 	for _, i := range idx[:nDev] {
 		isDev[i] = true
 	}
-	train = &Pool{Name: p.Name + "-train"}
-	dev = &Pool{Name: p.Name + "-dev"}
+	train = &ExampleSet{Name: p.Name + "-train"}
+	dev = &ExampleSet{Name: p.Name + "-dev"}
 	for i, t := range p.Tasks {
 		if isDev[i] {
 			dev.Tasks = append(dev.Tasks, t)

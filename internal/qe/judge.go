@@ -63,11 +63,11 @@ func (j LLMJudge) TopLogprobs(ctx context.Context, prompt string, k int) ([]Toke
 // where P(yes) sums the probabilities of every listed token that reads
 // "yes" ignoring case, surrounding spaces, tokenizer word markers (▁, Ġ) and
 // trailing punctuation ("Yes", " yes", "YES", "yes."), and likewise for
-// "no" (YesNoScore). K = 0 is the zero-shot baseline zs (no pool needed).
+// "no" (YesNoScore). K = 0 is the zero-shot baseline zs (no example set needed).
 // Cost: one LLM call per candidate; with K > 0 the prompt carries 2K+1
 // problem/solution pairs.
 type ICL struct {
-	// Index is the labelled pool; it may be nil when K is 0, but its embedder
+	// Index is the labelled example set; it may be nil when K is 0, but its embedder
 	// embeds the targets otherwise.
 	Index *Index
 	Judge Judge

@@ -14,8 +14,8 @@ import (
 )
 
 // tinyPool has three problems with correct and incorrect solutions.
-func tinyPool() *Pool {
-	return &Pool{Name: "tiny", Tasks: []Task{
+func tinyPool() *ExampleSet {
+	return &ExampleSet{Name: "tiny", Tasks: []Task{
 		{Problem: Problem{Dataset: "mbpp", TaskID: "MBPP/1", Prompt: "def add(a, b):\n    \"\"\"Add two numbers.\"\"\"\n"},
 			Solutions: []Solution{{Code: "def add(a, b):\n    return a + b", Correct: true}, {Code: "def add(a, b):\n    return a - b"}}},
 		{Problem: Problem{Dataset: "mbpp", TaskID: "MBPP/2", Prompt: "def rev(s):\n    \"\"\"Reverse a string.\"\"\"\n"},
@@ -25,7 +25,7 @@ func tinyPool() *Pool {
 	}}
 }
 
-func tinyIndex(t *testing.T) (*Pool, *Index) {
+func tinyIndex(t *testing.T) (*ExampleSet, *Index) {
 	t.Helper()
 	pool := tinyPool()
 	var probs, sols []string

@@ -81,7 +81,7 @@ type Lexical struct {
 }
 
 // FitLexical fits a lexical embedder on the problem and solution texts of a
-// corpus (normally the training pool; duplicates count once per text given).
+// corpus (normally the training example set; duplicates count once per text given).
 func FitLexical(problems, solutions []string, opts LexicalOptions) *Lexical {
 	l := &Lexical{opts: opts}
 	h := sha256.New()

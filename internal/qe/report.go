@@ -73,10 +73,10 @@ var paperHEvalCS = map[string][2]float64{
 
 // RunPlan tunes k on dev (when a plan has several) and evaluates every
 // estimator of the plan on test. dev may be nil when no tuning is needed.
-func RunPlan(ctx context.Context, s *Setup, dev, test *Pool, plan Plan) (*Report, error) {
+func RunPlan(ctx context.Context, s *Setup, dev, test *ExampleSet, plan Plan) (*Report, error) {
 	rep := &Report{Test: test.Name, TestPairs: test.Size()}
-	if s.Pool != nil {
-		rep.Train, rep.TrainPairs = s.Pool.Name, s.Pool.Size()
+	if s.Examples != nil {
+		rep.Train, rep.TrainPairs = s.Examples.Name, s.Examples.Size()
 	}
 	if dev != nil {
 		rep.Dev, rep.DevPairs = dev.Name, dev.Size()
@@ -84,7 +84,7 @@ func RunPlan(ctx context.Context, s *Setup, dev, test *Pool, plan Plan) (*Report
 	if s.Embedder != nil {
 		rep.Embedder = s.Embedder.Name()
 	}
-	labels := PoolLabels(test)
+	labels := LabelsOf(test)
 	var err error
 	if rep.Constant, err = Rank(labels, ConstantScores(labels), plan.CutOff); err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func RunPlan(ctx context.Context, s *Setup, dev, test *Pool, plan Plan) (*Report
 	opts := EvalOptions{CutOff: plan.CutOff, Concurrency: plan.Concurrency, Progress: plan.Progress}
 	for _, name := range plan.Estimators {
 		alphas := []Alpha{0}
-		if NeedsPool(name) {
+		if NeedsExamples(name) {
 			alphas = plan.Alphas
 		}
 		for _, a := range alphas {
@@ -109,9 +109,9 @@ func RunPlan(ctx context.Context, s *Setup, dev, test *Pool, plan Plan) (*Report
 	return rep, nil
 }
 
-func runRow(ctx context.Context, s *Setup, dev, test *Pool, name string, a Alpha, plan Plan, opts EvalOptions) (*Row, error) {
+func runRow(ctx context.Context, s *Setup, dev, test *ExampleSet, name string, a Alpha, plan Plan, opts EvalOptions) (*Row, error) {
 	row := &Row{Estimator: name}
-	if NeedsPool(name) {
+	if NeedsExamples(name) {
 		af := float64(a)
 		row.Alpha, row.Variant = &af, VariantName(a)
 		k, devScores, err := tuneK(ctx, s, dev, name, a, plan.Ks, opts)
@@ -144,7 +144,7 @@ func runRow(ctx context.Context, s *Setup, dev, test *Pool, name string, a Alpha
 }
 
 // tuneK returns the k with the best dev G-nDCG (the smaller on ties).
-func tuneK(ctx context.Context, s *Setup, dev *Pool, name string, a Alpha, ks []int, opts EvalOptions) (int, map[int]float64, error) {
+func tuneK(ctx context.Context, s *Setup, dev *ExampleSet, name string, a Alpha, ks []int, opts EvalOptions) (int, map[int]float64, error) {
 	if len(ks) == 0 {
 		return 0, nil, fmt.Errorf("estimator %s needs a k", name)
 	}

@@ -6,19 +6,19 @@ import (
 	"sort"
 )
 
-// Index is a labelled pool prepared for retrieval: the embedding of every
+// Index is a labelled example set prepared for retrieval: the embedding of every
 // task's problem and of every solution. It is read-only after NewIndex and
 // safe for concurrent use.
 type Index struct {
-	pool    *Pool
+	pool    *ExampleSet
 	emb     Embedder
 	keys    []ProblemKey
 	probVec []Vector
 	solVec  [][]Vector
 }
 
-// NewIndex embeds the pool's problems and solutions with emb.
-func NewIndex(ctx context.Context, pool *Pool, emb Embedder) (*Index, error) {
+// NewIndex embeds the example set's problems and solutions with emb.
+func NewIndex(ctx context.Context, pool *ExampleSet, emb Embedder) (*Index, error) {
 	ix := &Index{pool: pool, emb: emb}
 	probs := make([]string, len(pool.Tasks))
 	var sols []string
@@ -47,15 +47,15 @@ func NewIndex(ctx context.Context, pool *Pool, emb Embedder) (*Index, error) {
 	return ix, nil
 }
 
-// Pool returns the indexed pool.
-func (ix *Index) Pool() *Pool { return ix.pool }
+// Set returns the indexed example set.
+func (ix *Index) Set() *ExampleSet { return ix.pool }
 
 // Embedder returns the embedder the index was built with.
 func (ix *Index) Embedder() Embedder { return ix.emb }
 
 // Neighbour is one retrieved labelled pair.
 type Neighbour struct {
-	// Task and Solution index the pair in the pool.
+	// Task and Solution index the pair in the example set.
 	Task, Solution int
 	// Similarity is σ between the query and the pair.
 	Similarity float64
@@ -83,8 +83,8 @@ const (
 )
 
 // Neighbours returns the k most similar correct and the k most similar
-// incorrect pairs of the pool (fewer if the pool has fewer), each list in
-// decreasing σ; equal σ is broken by pool order. Pairs of the query's own
+// incorrect pairs of the example set (fewer if the example set has fewer), each list in
+// decreasing σ; equal σ is broken by example set order. Pairs of the query's own
 // problem are skipped.
 func (ix *Index) Neighbours(q Query, alpha Alpha, k int) (correct, incorrect []Neighbour) {
 	if k <= 0 {
@@ -122,7 +122,7 @@ func (ix *Index) Pair(n Neighbour) (Problem, Solution) {
 	return t.Problem, t.Solutions[n.Solution]
 }
 
-// before orders neighbours: higher σ first, then pool order.
+// before orders neighbours: higher σ first, then example set order.
 func before(a, b Neighbour) bool {
 	if a.Similarity != b.Similarity {
 		return a.Similarity > b.Similarity

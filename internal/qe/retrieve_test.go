@@ -18,7 +18,7 @@ func TestNeighboursNeverSameProblemAndBalanced(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, q := range qs {
-				// The pool has 2 correct and 3 incorrect pairs outside any one
+				// The example set has 2 correct and 3 incorrect pairs outside any one
 				// problem at most; ask for more than exist.
 				pos, neg := ix.Neighbours(q, a, 10)
 				for _, n := range append(append([]Neighbour(nil), pos...), neg...) {

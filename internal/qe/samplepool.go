@@ -14,11 +14,11 @@ type LabelledProgram struct {
 	Correct bool
 }
 
-// PoolFromPrograms groups labelled programs by problem into a pool called
+// ExampleSetFromPrograms groups labelled programs by problem into an example set called
 // name, taking each problem's text from ds. Tasks are in order of first
 // appearance; programs of unknown tasks are an error.
-func PoolFromPrograms(name string, ds *dataset.Dataset, progs []LabelledProgram) (*Pool, error) {
-	pool := &Pool{Name: name}
+func ExampleSetFromPrograms(name string, ds *dataset.Dataset, progs []LabelledProgram) (*ExampleSet, error) {
+	pool := &ExampleSet{Name: name}
 	at := map[string]int{}
 	for _, lp := range progs {
 		i, ok := at[lp.TaskID]

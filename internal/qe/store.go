@@ -12,17 +12,17 @@ import (
 	"github.com/ticoder/ticoder/internal/store"
 )
 
-// ErrNoPool means a pool name is not in the database.
-var ErrNoPool = errors.New("no such quality-estimation pool")
+// ErrNoExamples means an example set name is not in the database.
+var ErrNoExamples = errors.New("no such quality-estimation pool")
 
 // Errors of a missing ingredient, which a front end may add its own advice
 // to (which flag supplies it); their messages name no command-line flag.
 var (
 	// ErrNeedsDevSplit: tuning k without a dev split.
 	ErrNeedsDevSplit = errors.New("tuning k needs a dev split")
-	// ErrNeedsPool: a retrieval estimator without a labelled pool or an
+	// ErrNeedsExamples: a retrieval estimator without a labelled example set or an
 	// embedder.
-	ErrNeedsPool = errors.New("retrieval needs a labelled pool and an embedder")
+	ErrNeedsExamples = errors.New("retrieval needs a labelled pool and an embedder")
 	// ErrNeedsJudge: an estimator that asks an LLM judge, without a model.
 	ErrNeedsJudge = errors.New("this estimator asks an LLM judge, and no model was given")
 )
@@ -75,7 +75,7 @@ CREATE TABLE IF NOT EXISTS qe_embedding (
 );
 `
 
-// Store keeps labelled pools and cached embeddings in the ticoder SQLite
+// Store keeps labelled example sets and cached embeddings in the ticoder SQLite
 // database (opened with store.Open). It is safe for concurrent use.
 type Store struct {
 	db *sql.DB
@@ -95,8 +95,8 @@ func textHash(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// PoolInfo describes a stored pool.
-type PoolInfo struct {
+// ExampleSetInfo describes a stored example set.
+type ExampleSetInfo struct {
 	Name      string    `json:"name"`
 	Source    string    `json:"source"`
 	Created   time.Time `json:"created"`
@@ -105,9 +105,9 @@ type PoolInfo struct {
 	Positives int       `json:"positives"`
 }
 
-// SavePool stores p under its name, replacing a pool of that name. source
+// SaveExamples stores p under its name, replacing an example set of that name. source
 // says where the labels came from (a file, a samples run).
-func (s *Store) SavePool(ctx context.Context, p *Pool, source string) error {
+func (s *Store) SaveExamples(ctx context.Context, p *ExampleSet, source string) error {
 	if err := p.Validate(); err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func (s *Store) SavePool(ctx context.Context, p *Pool, source string) error {
 		return fmt.Errorf("save pool %s: %w", p.Name, err)
 	}
 	defer tx.Rollback() //nolint:errcheck // after Commit it is a no-op
-	if err := savePoolTx(ctx, tx, p, source); err != nil {
+	if err := saveExamplesTx(ctx, tx, p, source); err != nil {
 		return fmt.Errorf("save pool %s: %w", p.Name, err)
 	}
 	if err := tx.Commit(); err != nil {
@@ -125,7 +125,7 @@ func (s *Store) SavePool(ctx context.Context, p *Pool, source string) error {
 	return nil
 }
 
-func savePoolTx(ctx context.Context, tx *sql.Tx, p *Pool, source string) error {
+func saveExamplesTx(ctx context.Context, tx *sql.Tx, p *ExampleSet, source string) error {
 	for _, q := range []string{"DELETE FROM qe_pair WHERE pool = ?", "DELETE FROM qe_task WHERE pool = ?", "DELETE FROM qe_pool WHERE name = ?"} {
 		if _, err := tx.ExecContext(ctx, q, p.Name); err != nil {
 			return err
@@ -174,16 +174,16 @@ func savePoolTx(ctx context.Context, tx *sql.Tx, p *Pool, source string) error {
 	return nil
 }
 
-// LoadPool reads the pool called name.
-func (s *Store) LoadPool(ctx context.Context, name string) (*Pool, error) {
+// LoadExamples reads the example set called name.
+func (s *Store) LoadExamples(ctx context.Context, name string) (*ExampleSet, error) {
 	var n int
 	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM qe_pool WHERE name = ?", name).Scan(&n); err != nil {
 		return nil, fmt.Errorf("load pool %s: %w", name, err)
 	}
 	if n == 0 {
-		return nil, fmt.Errorf("load pool %s: %w (see `ticoder qe pool list`)", name, ErrNoPool)
+		return nil, fmt.Errorf("load pool %s: %w (see `ticoder qe pool list`)", name, ErrNoExamples)
 	}
-	p := &Pool{Name: name}
+	p := &ExampleSet{Name: name}
 	rows, err := s.db.QueryContext(ctx, `SELECT t.dataset, t.task_id, t.entry_point, pt.text, COALESCE(rt.text, '')
 		FROM qe_task t JOIN qe_text pt ON pt.hash = t.prompt LEFT JOIN qe_text rt ON rt.hash = t.reference
 		WHERE t.pool = ? ORDER BY t.task`, name)
@@ -225,8 +225,8 @@ func (s *Store) LoadPool(ctx context.Context, name string) (*Pool, error) {
 	return p, nil
 }
 
-// Pools lists the stored pools.
-func (s *Store) Pools(ctx context.Context) ([]PoolInfo, error) {
+// ExampleSets lists the stored example sets.
+func (s *Store) ExampleSets(ctx context.Context) ([]ExampleSetInfo, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT q.name, q.source, q.created,
 		(SELECT COUNT(*) FROM qe_task t WHERE t.pool = q.name),
 		(SELECT COUNT(*) FROM qe_pair p WHERE p.pool = q.name),
@@ -236,9 +236,9 @@ func (s *Store) Pools(ctx context.Context) ([]PoolInfo, error) {
 		return nil, fmt.Errorf("list pools: %w", err)
 	}
 	defer rows.Close()
-	var out []PoolInfo
+	var out []ExampleSetInfo
 	for rows.Next() {
-		var pi PoolInfo
+		var pi ExampleSetInfo
 		var created string
 		if err := rows.Scan(&pi.Name, &pi.Source, &created, &pi.Problems, &pi.Pairs, &pi.Positives); err != nil {
 			return nil, fmt.Errorf("list pools: %w", err)

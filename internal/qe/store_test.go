@@ -32,28 +32,28 @@ func TestStorePoolRoundTrip(t *testing.T) {
 	s := openTestStore(t)
 	p := tinyPool()
 	p.Tasks[0].Reference = "def add(a, b): return b + a"
-	if err := s.SavePool(ctx, p, "test"); err != nil {
+	if err := s.SaveExamples(ctx, p, "test"); err != nil {
 		t.Fatal(err)
 	}
 	// Saving again replaces, not duplicates.
-	if err := s.SavePool(ctx, p, "test"); err != nil {
+	if err := s.SaveExamples(ctx, p, "test"); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.LoadPool(ctx, p.Name)
+	got, err := s.LoadExamples(ctx, p.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(p, got); d != "" {
 		t.Errorf("(-want +got)\n%s", d)
 	}
-	infos, err := s.Pools(ctx)
+	infos, err := s.ExampleSets(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(infos) != 1 || infos[0].Pairs != p.Size() || infos[0].Positives != p.Positives() || infos[0].Problems != 3 {
 		t.Errorf("pools = %+v, want one pool of 3 problems, %d pairs, %d positives", infos, p.Size(), p.Positives())
 	}
-	if _, err := s.LoadPool(ctx, "nope"); err == nil {
+	if _, err := s.LoadExamples(ctx, "nope"); err == nil {
 		t.Error("loading a missing pool succeeded")
 	}
 }

@@ -149,14 +149,14 @@ func (t Task) Codes() []string {
 	return out
 }
 
-// Pool is a named set of labelled tasks. A zero Pool is empty.
-type Pool struct {
+// ExampleSet is a named set of labelled tasks. A zero ExampleSet is empty.
+type ExampleSet struct {
 	Name  string `json:"name"`
 	Tasks []Task `json:"tasks"`
 }
 
-// Size returns the number of labelled solutions in the pool.
-func (p *Pool) Size() int {
+// Size returns the number of labelled solutions in the example set.
+func (p *ExampleSet) Size() int {
 	n := 0
 	for _, t := range p.Tasks {
 		n += len(t.Solutions)
@@ -164,8 +164,8 @@ func (p *Pool) Size() int {
 	return n
 }
 
-// Positives returns the number of correct solutions in the pool.
-func (p *Pool) Positives() int {
+// Positives returns the number of correct solutions in the example set.
+func (p *ExampleSet) Positives() int {
 	n := 0
 	for _, t := range p.Tasks {
 		for _, s := range t.Solutions {
@@ -178,7 +178,7 @@ func (p *Pool) Positives() int {
 }
 
 // Validate checks that every task has an id and that no problem appears twice.
-func (p *Pool) Validate() error {
+func (p *ExampleSet) Validate() error {
 	seen := make(map[ProblemKey]bool, len(p.Tasks))
 	for i, t := range p.Tasks {
 		if t.TaskID == "" {

@@ -47,7 +47,7 @@ func TestScoresAreDeterministic(t *testing.T) {
 			case *ELS:
 				e.Embedder = lex
 			}
-			ev, err := Evaluate(context.Background(), est, &Pool{Tasks: test.Tasks[:20]}, EvalOptions{})
+			ev, err := Evaluate(context.Background(), est, &ExampleSet{Tasks: test.Tasks[:20]}, EvalOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -129,7 +129,7 @@ func TestOldDatabaseKeepsRows(t *testing.T) {
 	if g, ok, err := gc.Get(ctx, "g1"); err != nil || !ok || g.Samples != 4 {
 		t.Errorf("eval_generated row g1 = %+v, %v, %v; want 4 samples", g, ok, err)
 	}
-	if pools, err := qs.Pools(ctx); err != nil || len(pools) != 1 || pools[0].Name != "p1" {
+	if pools, err := qs.ExampleSets(ctx); err != nil || len(pools) != 1 || pools[0].Name != "p1" {
 		t.Errorf("qe pools = %+v, %v; want p1", pools, err)
 	}
 	for _, table := range []string{"web_sessions", "llm_responses", "exec_results", "eval_generated", "qe_text", "qe_pool", "qe_embedding"} {
