@@ -24,6 +24,7 @@ import (
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/session"
 )
@@ -267,30 +268,30 @@ type evalWorker struct {
 	lim  eval.Limits
 	hash string
 	// priors are the quality estimators named by the ranking strategies.
-	priors map[string]qe.Estimator
+	priors map[string]estimate.Estimator
 }
 
 // evalPriors builds the quality estimators that ranking strategies such as
 // "passing+qe:agree" name. Estimators that need only the sandbox (agree) or
 // the built-in lexical embedder (els, tls) are available here; knn, combo,
 // icl and zs need `ticoder qe`'s labelled pool or an LLM judge.
-func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]qe.Estimator, error) {
-	out := map[string]qe.Estimator{}
+func evalPriors(ctx context.Context, cfg eval.Config, eng *engine) (map[string]estimate.Estimator, error) {
+	out := map[string]estimate.Estimator{}
 	lex := qe.FitLexical(nil, nil, qe.DefaultLexicalOptions())
-	setup := &qe.Setup{Runner: eng.Pool, Lexical: lex, Embedder: lex}
+	setup := &estimate.Setup{Runner: eng.Pool, Lexical: lex, Embedder: lex}
 	for _, spec := range cfg.Rankers {
 		_, prior, _ := eval.ParseRanker(spec) // validated
 		if prior == "" || out[prior] != nil {
 			continue
 		}
-		name, _, err := qe.ParsePrior(prior)
+		name, _, err := estimate.ParsePrior(prior)
 		if err != nil {
 			return nil, usageError{err}
 		}
-		if qe.NeedsExamples(name) || qe.NeedsJudge(name) {
+		if estimate.NeedsExamples(name) || estimate.NeedsJudge(name) {
 			return nil, usagef("--rank-codes %s: estimator %s needs a labelled pool or an LLM judge, which eval does not set up; use agree, els, tls or constant", spec, name)
 		}
-		est, err := setup.New(ctx, name, 0, qe.FSPS)
+		est, err := setup.New(ctx, name, 0, estimate.FSPS)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("--rank-codes %s: %w", spec, err)}
 		}
@@ -394,7 +395,7 @@ func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, er
 		}
 		prob.Priors = map[string][]float64{}
 		for name, est := range w.priors {
-			if prob.Priors[name], err = qe.Prior(ctx, est, p, programs); err != nil {
+			if prob.Priors[name], err = estimate.Prior(ctx, est, p, programs); err != nil {
 				return eval.Result{}, fmt.Errorf("%s: %w", name, err)
 			}
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/samples"
 )
 
@@ -111,13 +112,13 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 	if err != nil {
 		return nil, err
 	}
-	var progs []qe.LabelledProgram
+	var progs []qestore.LabelledProgram
 	for _, r := range sum.Results {
 		if p := program[sampleRef{r.TaskID, r.Index}]; p != "" {
-			progs = append(progs, qe.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
+			progs = append(progs, qestore.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
 		}
 	}
-	return qe.ExampleSetFromPrograms(name, ds, progs)
+	return qestore.ExampleSetFromPrograms(name, ds, progs)
 }
 
 func runQEPoolList(ctx context.Context, g *globalOptions, asJSON bool, stdout io.Writer) error {

@@ -3,6 +3,23 @@
 // of the paper in ../shared/seeds/icl-quality-estimation-paper.txt, and
 // evaluates estimators with the paper's nDCG measures.
 //
+// # Packages
+//
+// This package holds what the others share: the problem, task and example
+// set types (Problem, Task, ExampleSet), vectors and embedders (Vector,
+// Embedder, the Lexical model and its code-aware Tokenize, APIEmbedder).
+// Its sub-packages are
+//
+//   - estimate: the estimators (Estimator, Setup, KNN, ELS, TLS, ICL, Agree,
+//     Sum), retrieval (Index) and docstring examples (ParseExamples);
+//   - measure: evaluating estimators (Evaluate, nDCG, Rank) and the
+//     report of a plan of runs (RunPlan, Report);
+//   - qestore: example sets on disk and in SQLite (Store, LoadCQE,
+//     ExampleSetFromPrograms) and the embedding cache.
+//
+// Imports point one way: estimate and qestore import qe; measure imports
+// qe and estimate.
+//
 // # Definitions
 //
 // A Task is a problem with labelled solutions; an ExampleSet is a set of tasks that
@@ -66,7 +83,7 @@
 //
 // # Storage
 //
-// Store keeps labelled example sets (from CQE files, or from samples labelled by
+// Store (qestore) keeps labelled example sets (from CQE files, or from samples labelled by
 // their hidden tests) and cached embeddings, keyed by embedder name, field
 // and the text's SHA-256, in ticoder's SQLite database.
 //

@@ -52,9 +52,9 @@ func lastJavaMethod(prompt string) string {
 	return m[len(m)-1][1]
 }
 
-// languageOf guesses a CQE row's language: MBJP's task ids, or a prompt
+// LanguageOf guesses a CQE row's language: MBJP's task ids, or a prompt
 // that declares a class with a static method and no Python def.
-func languageOf(id, prompt string) string {
+func LanguageOf(id, prompt string) string {
 	if strings.HasPrefix(strings.ToLower(id), "mbjp/") ||
 		!defRE.MatchString(prompt) && strings.Contains(prompt, "class ") && javaMethodRE.MatchString(prompt) {
 		return dataset.Java

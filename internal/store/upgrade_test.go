@@ -9,7 +9,7 @@ import (
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/llm"
-	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/server"
 	"github.com/ticoder/ticoder/internal/store"
 )
@@ -118,7 +118,7 @@ func TestOldDatabaseKeepsRows(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval: %v", err)
 	}
-	qs, err := qe.OpenStore(ctx, db)
+	qs, err := qestore.OpenStore(ctx, db)
 	if err != nil {
 		t.Fatalf("qe: %v", err)
 	}
