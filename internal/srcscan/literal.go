@@ -80,15 +80,26 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 // pyLiteral scans the Python literal whose prefix starts at start and whose
 // opening quote is at q. nest is the depth of f-string fields around it.
 func pyLiteral(src string, start, q, nest int) Span {
+	p := strings.ToLower(src[start:q])
+	return scanLiteral(src, start, q, isTriple(src, q), strings.ContainsAny(p, "ft") && nest < maxFieldNesting, nest)
+}
+
+// isTriple reports whether the quote at q opens a triple-quoted literal.
+func isTriple(src string, q int) bool {
+	return q+2 < len(src) && src[q+1] == src[q] && src[q+2] == src[q]
+}
+
+// scanLiteral scans the literal whose prefix starts at start and whose
+// opening quote (three of them when long) is at q: a backslash escapes the
+// next byte, a one-line literal ends unclosed at a newline, and with fields
+// the f-string replacement fields are skipped (pyField), nest deep.
+func scanLiteral(src string, start, q int, long, fields bool, nest int) Span {
 	quote := src[q]
-	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
 	open := 1
-	if triple {
+	if long {
 		open = 3
 	}
-	p := strings.ToLower(src[start:q])
-	fields := strings.ContainsAny(p, "ft") && nest < maxFieldNesting
-	lit := Span{Kind: String, Start: start, BodyStart: q + open, Long: triple}
+	lit := Span{Kind: String, Start: start, BodyStart: q + open, Long: long}
 	for i := q + open; i < len(src); {
 		c := src[i]
 		switch {
@@ -96,10 +107,10 @@ func pyLiteral(src string, start, q, nest int) Span {
 			// In raw literals too, an escaped quote does not end the literal.
 			i += 2
 			continue
-		case c == quote && (!triple || strings.HasPrefix(src[i:], src[q:q+3])):
+		case c == quote && (!long || strings.HasPrefix(src[i:], src[q:q+3])):
 			lit.BodyEnd, lit.End, lit.Closed = i, i+open, true
 			return lit
-		case c == '\n' && !triple:
+		case c == '\n' && !long:
 			lit.BodyEnd, lit.End = i, i
 			return lit
 		case fields && c == '{':
@@ -107,7 +118,7 @@ func pyLiteral(src string, start, q, nest int) Span {
 				i += 2
 				continue
 			}
-			end, ok := pyField(src, i+1, nest+1, triple)
+			end, ok := pyField(src, i+1, nest+1, long)
 			if !ok {
 				lit.BodyEnd, lit.End = end, end
 				return lit
@@ -175,31 +186,5 @@ func pyField(src string, i, nest int, triple bool) (end int, ok bool) {
 
 // javaLiteral scans the Java string, char literal or text block at q.
 func javaLiteral(src string, q int) Span {
-	quote := src[q]
-	block := quote == '"' && strings.HasPrefix(src[q:], `"""`)
-	open := 1
-	if block {
-		open = 3
-	}
-	lit := Span{Kind: String, Start: q, BodyStart: q + open, Long: block}
-	for i := q + open; i < len(src); {
-		c := src[i]
-		switch {
-		case c == '\\':
-			i += 2
-			continue
-		case c == quote && (!block || strings.HasPrefix(src[i:], `"""`)):
-			lit.BodyEnd, lit.End, lit.Closed = i, i+open, true
-			return lit
-		case c == '\n' && !block:
-			lit.BodyEnd, lit.End = i, i
-			return lit
-		}
-		i++
-	}
-	lit.BodyEnd, lit.End = len(src), len(src)
-	if lit.BodyEnd < lit.BodyStart {
-		lit.BodyEnd = lit.BodyStart
-	}
-	return lit
+	return scanLiteral(src, q, q, src[q] == '"' && isTriple(src, q), false, 0)
 }
