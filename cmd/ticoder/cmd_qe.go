@@ -21,6 +21,9 @@ import (
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
+	"github.com/ticoder/ticoder/internal/qe/measure"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/store"
 )
 
@@ -66,7 +69,7 @@ paper's LLM judge with k + k examples; needs --model with top_logprobs), zs
 // addQEFlags registers the flags every qe subcommand shares.
 func addQEFlags(cmd *cobra.Command, o *qeOptions, defaultEstimators, defaultKs []string) {
 	f := cmd.Flags()
-	f.StringSliceVar(&o.estimators, "estimator", defaultEstimators, "estimators: "+strings.Join(qe.Estimators(), ", "))
+	f.StringSliceVar(&o.estimators, "estimator", defaultEstimators, "estimators: "+strings.Join(estimate.Estimators(), ", "))
 	f.StringSliceVar(&o.ks, "k", defaultKs, "examples per label for knn, combo, icl; several values are tuned on the dev split by global nDCG")
 	f.StringSliceVar(&o.alphas, "alpha", []string{"ps"}, "similarity weight α of the problem (1 = p = FS-P, 0.5 = ps = FS-PS, 0 = s = FS-S)")
 	f.StringVar(&o.embedder, "embedder", "lexical", "embedder: lexical (built in) or api (an embeddings endpoint, see --embed-model)")
@@ -83,7 +86,7 @@ func addQEFlags(cmd *cobra.Command, o *qeOptions, defaultEstimators, defaultKs [
 }
 
 // parsePlanFlags turns --k and --alpha into values.
-func (o *qeOptions) parsePlanFlags() ([]int, []qe.Alpha, error) {
+func (o *qeOptions) parsePlanFlags() ([]int, []estimate.Alpha, error) {
 	var ks []int
 	for _, s := range o.ks {
 		k, err := strconv.Atoi(strings.TrimSpace(s))
@@ -92,17 +95,17 @@ func (o *qeOptions) parsePlanFlags() ([]int, []qe.Alpha, error) {
 		}
 		ks = append(ks, k)
 	}
-	var alphas []qe.Alpha
+	var alphas []estimate.Alpha
 	for _, s := range o.alphas {
-		a, err := qe.ParseAlpha(s)
+		a, err := estimate.ParseAlpha(s)
 		if err != nil {
 			return nil, nil, usageError{fmt.Errorf("--alpha: %w", err)}
 		}
 		alphas = append(alphas, a)
 	}
 	for _, e := range o.estimators {
-		if !contains(qe.Estimators(), e) {
-			return nil, nil, usagef("--estimator %q: known are %s", e, strings.Join(qe.Estimators(), ", "))
+		if !contains(estimate.Estimators(), e) {
+			return nil, nil, usagef("--estimator %q: known are %s", e, strings.Join(estimate.Estimators(), ", "))
 		}
 	}
 	return ks, alphas, nil
@@ -131,7 +134,7 @@ func anyNeeds(names []string, need func(string) bool) bool {
 // engine when an estimator runs code.
 type qeEnv struct {
 	db     *sql.DB
-	store  *qe.Store
+	store  *qestore.Store
 	engine *engine
 }
 
@@ -150,7 +153,7 @@ func openQEEnv(ctx context.Context, g *globalOptions, o *qeOptions, needRunner b
 		}
 		env.db = db
 	}
-	s, err := qe.OpenStore(ctx, env.db)
+	s, err := qestore.OpenStore(ctx, env.db)
 	if err != nil {
 		env.Close()
 		return nil, err
@@ -171,7 +174,7 @@ func (e *qeEnv) Close() {
 
 // javaFor adds a Java pool to the engine when an estimator runs code and a
 // pool holds Java problems.
-func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, pools ...*qe.Pool) error {
+func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, pools ...*qe.ExampleSet) error {
 	if e.engine == nil || e.engine.Java != nil {
 		return nil
 	}
@@ -216,18 +219,18 @@ func (e *qeEnv) progress(r progress.Reporter) progress.Reporter {
 }
 
 // loadPool reads "pool:NAME" from the database or a CQE file.
-func (e *qeEnv) loadPool(ctx context.Context, spec string, maxSolutions int) (*qe.Pool, error) {
+func (e *qeEnv) loadPool(ctx context.Context, spec string, maxSolutions int) (*qe.ExampleSet, error) {
 	if name, ok := strings.CutPrefix(spec, "pool:"); ok {
-		return e.store.LoadPool(ctx, name)
+		return e.store.LoadExamples(ctx, name)
 	}
 	return loadCQE(spec, maxSolutions)
 }
 
 // loadCQE reads a CQE file. A samples file given instead is a usage error
 // that says where samples go.
-func loadCQE(path string, maxSolutions int) (*qe.Pool, error) {
-	pool, err := qe.LoadCQE(path, qe.CQEOptions{MaxSolutions: maxSolutions})
-	if errors.Is(err, qe.ErrNotCQE) {
+func loadCQE(path string, maxSolutions int) (*qe.ExampleSet, error) {
+	pool, err := qestore.LoadCQE(path, qestore.CQEOptions{MaxSolutions: maxSolutions})
+	if errors.Is(err, qestore.ErrNotCQE) {
 		return nil, usagef("%v. --train, --test and --cqe take the ICL paper's labelled CQE files (such as $TICODER_DATA/cqe/mbpp-codestral-22b.jsonl) or pool:NAME; "+
 			"to rank the samples of a samples file use ticoder qe score --samples FILE --dataset NAME, "+
 			"or label them into a pool with ticoder qe pool add NAME --samples FILE --dataset NAME", err)
@@ -236,8 +239,8 @@ func loadCQE(path string, maxSolutions int) (*qe.Pool, error) {
 }
 
 // setup builds the estimators' environment over the retrieval pool.
-func (e *qeEnv) setup(o *qeOptions, pool *qe.Pool) (*qe.Setup, error) {
-	s := &qe.Setup{Pool: pool, Runner: e.runner(), Agree: qe.Agree{Timeout: o.timeout}}
+func (e *qeEnv) setup(o *qeOptions, pool *qe.ExampleSet) (*estimate.Setup, error) {
+	s := &estimate.Setup{Examples: pool, Runner: e.runner(), Agree: estimate.Agree{Timeout: o.timeout}}
 	if e.engine != nil && e.engine.Java != nil {
 		s.JavaRunner = e.engine.Java
 	}
@@ -273,7 +276,7 @@ func (e *qeEnv) setup(o *qeOptions, pool *qe.Pool) (*qe.Setup, error) {
 	default:
 		return nil, usagef("--embedder %q: want lexical or api", o.embedder)
 	}
-	if anyNeeds(o.estimators, qe.NeedsJudge) {
+	if anyNeeds(o.estimators, estimate.NeedsJudge) {
 		if o.model == "" {
 			return nil, usagef("estimators icl and zs need --model MODEL (a server that returns top_logprobs)")
 		}
@@ -285,7 +288,7 @@ func (e *qeEnv) setup(o *qeOptions, pool *qe.Pool) (*qe.Setup, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Judge = qe.LLMJudge{Provider: p}
+		s.Judge = estimate.LLMJudge{Provider: p}
 	}
 	return s, nil
 }
@@ -344,10 +347,10 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if !(o.devFrac >= 0 && o.devFrac < 1) { // also rejects NaN, which made SplitDev panic
 		return usagef("--dev-frac %v: want a share in [0, 1)", o.devFrac)
 	}
-	if o.train == "" && anyNeeds(o.estimators, qe.NeedsPool) {
+	if o.train == "" && anyNeeds(o.estimators, estimate.NeedsExamples) {
 		return usagef("estimators knn, combo and icl need --train (a labelled pool)")
 	}
-	env, err := openQEEnv(ctx, g, &o.qeOptions, anyNeeds(o.estimators, qe.NeedsRunner))
+	env, err := openQEEnv(ctx, g, &o.qeOptions, anyNeeds(o.estimators, estimate.NeedsRunner))
 	if err != nil {
 		return err
 	}
@@ -356,7 +359,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	if err != nil {
 		return err
 	}
-	var train, dev *qe.Pool
+	var train, dev *qe.ExampleSet
 	if o.train != "" {
 		all, err := env.loadPool(ctx, o.train, o.maxSolutions)
 		if err != nil {
@@ -364,7 +367,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 		}
 		train = all
 		if o.devFrac > 0 {
-			train, dev = qe.SplitDev(all, o.devFrac, o.seed)
+			train, dev = measure.SplitDev(all, o.devFrac, o.seed)
 		}
 	}
 	if err := env.javaFor(ctx, g, &o.qeOptions, test, train); err != nil {
@@ -376,7 +379,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 	}
 	rep := env.progress(progress.New(stderr, o.quiet || o.json))
 	base := strings.TrimSuffix(filepath.Base(o.test), filepath.Ext(o.test))
-	report, err := qe.RunPlan(ctx, s, dev, test, qe.Plan{
+	report, err := measure.RunPlan(ctx, s, dev, test, measure.Plan{
 		Estimators: o.estimators, Ks: ks, Alphas: alphas, CutOff: o.cutoff,
 		Concurrency: o.jobs, Progress: rep, PaperFigures: base == "heval-codestral-22b" && o.cutoff == 0,
 	})

@@ -13,6 +13,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/samples"
 )
 
@@ -72,7 +73,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 		return err
 	}
 	defer env.Close()
-	var pool *qe.Pool
+	var pool *qe.ExampleSet
 	source := o.cqe
 	if o.cqe != "" {
 		if pool, err = loadCQE(o.cqe, o.maxSolutions); err != nil {
@@ -85,7 +86,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 		}
 	}
 	pool.Name = name
-	if err := env.store.SavePool(ctx, pool, source); err != nil {
+	if err := env.store.SaveExamples(ctx, pool, source); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "pool %s: %d problems, %d solutions, %d correct\n", name, len(pool.Tasks), pool.Size(), pool.Positives())
@@ -93,7 +94,7 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 }
 
 // labelSamples runs the samples' hidden tests and groups them into a pool.
-func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOptions, name string, stderr io.Writer) (*qe.Pool, error) {
+func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOptions, name string, stderr io.Writer) (*qe.ExampleSet, error) {
 	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
 	if err != nil {
 		return nil, err
@@ -110,13 +111,13 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 	if err != nil {
 		return nil, err
 	}
-	var progs []qe.LabelledProgram
+	var progs []qestore.LabelledProgram
 	for _, r := range sum.Results {
 		if p := program[check.Ref{TaskID: r.TaskID, Index: r.Index}]; p != "" {
-			progs = append(progs, qe.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
+			progs = append(progs, qestore.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
 		}
 	}
-	return qe.PoolFromPrograms(name, ds, progs)
+	return qestore.ExampleSetFromPrograms(name, ds, progs)
 }
 
 func runQEPoolList(ctx context.Context, g *globalOptions, asJSON bool, stdout io.Writer) error {
@@ -125,7 +126,7 @@ func runQEPoolList(ctx context.Context, g *globalOptions, asJSON bool, stdout io
 		return err
 	}
 	defer env.Close()
-	pools, err := env.store.Pools(ctx)
+	pools, err := env.store.ExampleSets(ctx)
 	if err != nil {
 		return err
 	}

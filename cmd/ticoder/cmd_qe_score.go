@@ -15,6 +15,8 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
+	"github.com/ticoder/ticoder/internal/qe/measure"
 	"github.com/ticoder/ticoder/internal/samples"
 )
 
@@ -79,7 +81,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 		return usagef("qe score takes one --estimator, one --k and one --alpha")
 	}
 	name := o.estimators[0]
-	if qe.NeedsPool(name) && o.train == "" {
+	if estimate.NeedsExamples(name) && o.train == "" {
 		return usagef("estimator %s needs --train (a labelled pool)", name)
 	}
 	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
@@ -90,7 +92,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 	if err != nil {
 		return err
 	}
-	env, err := openQEEnv(ctx, g, &o.qeOptions, qe.NeedsRunner(name) || o.check)
+	env, err := openQEEnv(ctx, g, &o.qeOptions, estimate.NeedsRunner(name) || o.check)
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 			return err
 		}
 	}
-	var train *qe.Pool
+	var train *qe.ExampleSet
 	if o.train != "" {
 		if train, err = env.loadPool(ctx, o.train, o.maxSolutions); err != nil {
 			return err
@@ -122,7 +124,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 	}
 	pool, refs := samplesPool(ds, promptDS, smp)
 	rep := env.progress(progress.New(stderr, o.quiet))
-	scores, err := qe.ScoreTasks(ctx, est, pool, qe.EvalOptions{Concurrency: o.jobs, Progress: rep})
+	scores, err := measure.ScoreTasks(ctx, est, pool, measure.EvalOptions{Concurrency: o.jobs, Progress: rep})
 	if err != nil {
 		return err
 	}
@@ -144,8 +146,8 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 // samplesPool groups the usable samples by task (in file order) into an
 // unlabelled pool whose problems come from prompts (ds, or another dataset
 // with the same task ids); refs[i][j] is the sample of solution j of task i.
-func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.Pool, [][]check.Ref) {
-	pool := &qe.Pool{Name: "samples"}
+func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.ExampleSet, [][]check.Ref) {
+	pool := &qe.ExampleSet{Name: "samples"}
 	var refs [][]check.Ref
 	at := map[string]int{}
 	for _, s := range smp {
@@ -223,7 +225,7 @@ func printScoreCheck(w io.Writer, name string, refs [][]check.Ref, scores [][]fl
 			}
 		}
 	}
-	rk, err := qe.Rank(labels, scores, 0)
+	rk, err := measure.Rank(labels, scores, 0)
 	if err != nil {
 		return err
 	}
@@ -232,8 +234,8 @@ func printScoreCheck(w io.Writer, name string, refs [][]check.Ref, scores [][]fl
 		Problems  int     `json:"problems"`
 		RawPass1  float64 `json:"raw_pass@1"`
 		TopPass1  float64 `json:"top1_pass@1"`
-		qe.Ranking
-	}{name, len(refs), qe.MeanPass(labels), qe.TopOnePass(labels, scores), rk}
+		measure.Ranking
+	}{name, len(refs), measure.MeanPass(labels), measure.TopOnePass(labels, scores), rk}
 	if asJSON {
 		return json.NewEncoder(w).Encode(res)
 	}

@@ -14,7 +14,8 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
-	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/measure"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -73,7 +74,7 @@ func TestQEEvalTable(t *testing.T) {
 	if err := runQEEval(context.Background(), g, o, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	var rep qe.Report
+	var rep measure.Report
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
 	}
@@ -208,7 +209,7 @@ func TestQEEvalJudgeAgainstFakeServer(t *testing.T) {
 	if err := runQEEval(context.Background(), g, o, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
-	var rep qe.Report
+	var rep measure.Report
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout.String())
 	}
@@ -217,7 +218,7 @@ func TestQEEvalJudgeAgainstFakeServer(t *testing.T) {
 	}
 	// Identical (problem, code) pairs are asked once: the response cache
 	// answers the repeats.
-	test, err := qe.LoadCQE(o.test, qe.CQEOptions{MaxSolutions: 10})
+	test, err := qestore.LoadCQE(o.test, qestore.CQEOptions{MaxSolutions: 10})
 	if err != nil {
 		t.Fatal(err)
 	}

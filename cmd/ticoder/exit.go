@@ -11,7 +11,8 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
-	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
 )
@@ -77,8 +78,8 @@ func exitClass(err error) int {
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
 	case errors.As(err, &u), errors.Is(err, llm.ErrBadSpec), errors.Is(err, interact.ErrNoModel),
-		errors.Is(err, interact.ErrNoSignature), errors.Is(err, qe.ErrNeedsDevSplit), errors.Is(err, qe.ErrNeedsJudge),
-		errors.Is(err, qe.ErrNeedsPool), errors.Is(err, llm.ErrNeedsCache):
+		errors.Is(err, interact.ErrNoSignature), errors.Is(err, estimate.ErrNeedsDevSplit), errors.Is(err, estimate.ErrNeedsJudge),
+		errors.Is(err, estimate.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache):
 		return exitUsage
 	case errors.Is(err, sandbox.ErrUnavailable):
 		return exitSandbox
@@ -87,7 +88,7 @@ func exitClass(err error) int {
 		errors.Is(err, llm.ErrNoSamples), errors.Is(err, interact.ErrModelFailed):
 		return exitModel
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, interact.ErrBadSource),
-		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qe.ErrNotCQE), errors.Is(err, qe.ErrNoPool):
+		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qestore.ErrNotCQE), errors.Is(err, qestore.ErrNoExamples):
 		return exitBadInput
 	case errors.Is(err, store.ErrNewerSchema):
 		return exitError
@@ -122,11 +123,11 @@ func flagHint(err error) string {
 	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrUnauthorized), errors.Is(err, llm.ErrModelNotFound),
 		errors.Is(err, interact.ErrModelFailed):
 		return "check --model, or try --demo, which needs no model"
-	case errors.Is(err, qe.ErrNeedsDevSplit):
+	case errors.Is(err, estimate.ErrNeedsDevSplit):
 		return "use a --dev-frac above 0, or give one --k"
-	case errors.Is(err, qe.ErrNeedsPool):
+	case errors.Is(err, estimate.ErrNeedsExamples):
 		return "give a labelled pool with --train"
-	case errors.Is(err, qe.ErrNeedsJudge):
+	case errors.Is(err, estimate.ErrNeedsJudge):
 		return "pass --model MODEL"
 	case errors.Is(err, store.ErrNewerSchema):
 		return "--cache FILE (or $TICODER_CACHE) chooses the database file"

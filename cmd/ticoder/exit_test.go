@@ -17,7 +17,7 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
-	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
 	"github.com/ticoder/ticoder/internal/testutil"
@@ -246,9 +246,9 @@ func TestCLIMessageHints(t *testing.T) {
 		{interact.ErrNoTests, "--tests", exitError},
 		{interact.ErrNoModel, "--demo", exitUsage},
 		{interact.ErrNoSignature, "--signature", exitUsage},
-		{qe.ErrNeedsDevSplit, "--dev-frac", exitUsage},
-		{qe.ErrNeedsPool, "--train", exitUsage},
-		{qe.ErrNeedsJudge, "--model", exitUsage},
+		{estimate.ErrNeedsDevSplit, "--dev-frac", exitUsage},
+		{estimate.ErrNeedsExamples, "--train", exitUsage},
+		{estimate.ErrNeedsJudge, "--model", exitUsage},
 		{llm.ErrNeedsCache, "--cache", exitUsage},
 		{llm.ErrCacheMiss, "--offline", exitModel},
 		{llm.ErrNoSamples, "--model", exitModel},

@@ -22,7 +22,7 @@ import (
 	"github.com/ticoder/ticoder/internal/generate"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
-	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
 )
 
 // Ks returns the k of pass@k@m that `ticoder eval` reports (the TiCoder
@@ -79,7 +79,7 @@ type Env struct {
 	DB *sql.DB
 	// Priors are the quality estimators the ranking strategies name (see
 	// Priors); nil when none does.
-	Priors map[string]qe.Estimator
+	Priors map[string]estimate.Estimator
 	// Progress, if not nil, counts the problems done.
 	Progress progress.Reporter
 	// Failed, if not nil, hears of each problem that failed on its own and
@@ -280,7 +280,7 @@ func (w worker) one(ctx context.Context, p dataset.Problem) (eval.Result, error)
 		}
 		prob.Priors = map[string][]float64{}
 		for name, est := range w.env.Priors {
-			if prob.Priors[name], err = qe.Prior(ctx, est, p, programs); err != nil {
+			if prob.Priors[name], err = estimate.Prior(ctx, est, p, programs); err != nil {
 				return eval.Result{}, fmt.Errorf("%s: %w", name, err)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
 )
 
 // ErrNeedsSetup is the cause of a PriorError whose estimator needs a
@@ -35,23 +36,23 @@ func (e *PriorError) Unwrap() error { return e.Err }
 // built-in lexical embedder (els, tls) are available; knn, combo, icl and
 // zs need `ticoder qe`'s labelled pool or an LLM judge (a *PriorError with
 // ErrNeedsSetup). The strategies must have passed eval.Config.Validate.
-func Priors(ctx context.Context, rankers []string, runner execute.Runner) (map[string]qe.Estimator, error) {
-	out := map[string]qe.Estimator{}
+func Priors(ctx context.Context, rankers []string, runner execute.Runner) (map[string]estimate.Estimator, error) {
+	out := map[string]estimate.Estimator{}
 	lex := qe.FitLexical(nil, nil, qe.DefaultLexicalOptions())
-	setup := &qe.Setup{Runner: runner, Lexical: lex, Embedder: lex}
+	setup := &estimate.Setup{Runner: runner, Lexical: lex, Embedder: lex}
 	for _, spec := range rankers {
 		_, prior, _ := eval.ParseRanker(spec) // validated
 		if prior == "" || out[prior] != nil {
 			continue
 		}
-		name, _, err := qe.ParsePrior(prior)
+		name, _, err := estimate.ParsePrior(prior)
 		if err != nil {
 			return nil, err
 		}
-		if qe.NeedsPool(name) || qe.NeedsJudge(name) {
+		if estimate.NeedsExamples(name) || estimate.NeedsJudge(name) {
 			return nil, &PriorError{Spec: spec, Estimator: name, Err: ErrNeedsSetup}
 		}
-		est, err := setup.New(ctx, name, 0, qe.FSPS)
+		est, err := setup.New(ctx, name, 0, estimate.FSPS)
 		if err != nil {
 			return nil, &PriorError{Spec: spec, Estimator: name, Err: err}
 		}

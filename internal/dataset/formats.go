@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // problemFrom builds a Problem from one record, choosing the format by the
@@ -40,19 +42,19 @@ func humanEvalProblem(r record, dataset string) (Problem, error) {
 	if entry == "" {
 		return Problem{}, errors.New(`field "entry_point" is empty`)
 	}
-	toks := pyTokens(prompt)
-	start, colon, body, ok := defSpan(prompt, toks, entry)
-	if !ok {
+	toks := srcscan.Tokens(prompt)
+	def, ok := srcscan.FindDef(prompt, toks, entry)
+	if !ok || def.Colon < 0 {
 		return Problem{}, fmt.Errorf(`field "prompt" has no "def %s(...):" line for the entry point`, entry)
 	}
-	desc, _ := docstringAfter(prompt, toks, body)
+	desc, _ := docstringAfter(prompt, toks, def.Body)
 	return Problem{
 		ID:          id,
 		Dataset:     dataset,
 		Prompt:      prompt,
 		Description: desc,
-		Context:     prompt[:start],
-		Signature:   prompt[start:colon],
+		Context:     prompt[:def.Start],
+		Signature:   prompt[def.Start:def.Colon],
 		EntryPoint:  entry,
 		Reference:   prompt + solution,
 		Test:        test + "\ncheck(" + entry + ")\n",
@@ -96,14 +98,14 @@ func mbppProblem(r record, dataset string) (Problem, error) {
 	for i := range asserts {
 		asserts[i] = strings.TrimSpace(unixNewlines(asserts[i]))
 	}
-	toks := pyTokens(code)
+	toks := srcscan.Tokens(code)
 	entry, ok := calledDefinedFunction(code, toks, asserts[0])
 	if !ok {
 		return Problem{}, errors.New(`cannot tell the function under test: the first assertion of "test_list" calls no function that "code" defines`)
 	}
-	start, colon, _, _ := defSpan(code, toks, entry)
-	context := dropFunctionDefs(code[:start])
-	sig := code[start:colon]
+	def, _ := srcscan.FindDef(code, toks, entry)
+	context := dropFunctionDefs(code[:def.Start])
+	sig := code[def.Start:def.Colon]
 	indent := leadingBlanks(sig) + "    "
 	desc = strings.TrimSpace(unixNewlines(desc))
 	prompt := context + sig + "\n" + indent + `""" ` + docstringBody(desc, indent) + "\n" + indent + `"""` + "\n"
@@ -154,18 +156,18 @@ func mbppSetup(r record) (string, error) {
 
 // calledDefinedFunction returns the first name called in expr (not as a
 // method) that code defines with def.
-func calledDefinedFunction(code string, codeToks []token, expr string) (string, bool) {
-	toks := pyTokens(expr)
+func calledDefinedFunction(code string, codeToks []srcscan.Token, expr string) (string, bool) {
+	toks := srcscan.Tokens(expr)
 	for i := 0; i+1 < len(toks); i++ {
 		t := toks[i]
-		if t.kind != tokName || toks[i+1].text(expr) != "(" {
+		if t.Kind != srcscan.Name || toks[i+1].Text(expr) != "(" {
 			continue
 		}
-		if i > 0 && toks[i-1].text(expr) == "." {
+		if i > 0 && toks[i-1].Text(expr) == "." {
 			continue
 		}
-		name := t.text(expr)
-		if _, _, _, ok := defSpan(code, codeToks, name); ok {
+		name := t.Text(expr)
+		if d, ok := srcscan.FindDef(code, codeToks, name); ok && d.Colon >= 0 {
 			return name, true
 		}
 	}

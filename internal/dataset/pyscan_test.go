@@ -4,43 +4,32 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
-func TestDefSpan(t *testing.T) {
+// TestDocstringAfter checks the docstring found after a def's colon
+// (srcscan.FindDef and its tests say where the def is).
+func TestDocstringAfter(t *testing.T) {
 	tests := []struct {
-		name, src, entry string
-		wantSig, wantDoc string
-		wantOK           bool
+		name, src, entry, want string
 	}{
-		{"simple", "def f(x):\n    \"\"\" Doc.\n    \"\"\"\n", "f", "def f(x):", "Doc.", true},
-		{"async", "async def f(x):\n    'Doc.'\n", "f", "async def f(x):", "Doc.", true},
-		{"multi-line with colons", "def f(a=':',\n      b: dict[str, int] = {1: 2}) -> 'x:y':\n    '''D'''\n", "f",
-			"def f(a=':',\n      b: dict[str, int] = {1: 2}) -> 'x:y':", "D", true},
-		{"string mentioning def", "x = 'def f(y):'\ndef f(z):\n    \"d\"\n", "f", "def f(z):", "d", true},
-		{"comment mentioning def", "# def f(y):\ndef f(z): pass\n", "f", "def f(z):", "", true},
-		{"prefer top level", "class A:\n    def f(self):\n        pass\ndef f():\n    'top'\n", "f", "def f():", "top", true},
-		{"method only", "class A:\n    def f(self):\n        'm'\n", "f", "    def f(self):", "m", true},
-		{"prefix name", "def ff(x):\n    pass\n", "f", "", "", false},
-		{"no colon", "def f(x)\n", "f", "", "", false},
-		{"unterminated", "def f(x, y='):\n", "f", "", "", false},
-		{"line continuation", "def f(a, \\\n      b):\n    'c'\n", "f", "def f(a, \\\n      b):", "c", true},
+		{"simple", "def f(x):\n    \"\"\" Doc.\n    \"\"\"\n", "f", "Doc."},
+		{"async", "async def f(x):\n    'Doc.'\n", "f", "Doc."},
+		{"after an import", "def f(x):\n    import math\n    r\"\"\"Uses math.\"\"\"\n", "f", "Uses math."},
+		{"escaped quotes kept raw", "def f():\n    '''It\\'s \\''' ok'''\n", "f", `It\'s \''' ok`},
+		{"f-string with nested quotes", "def f():\n    f\"{x[\"k\"]}\"\n", "f", `{x["k"]}`},
+		{"none", "def f():\n    pass\n", "f", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			toks := pyTokens(tc.src)
-			start, colon, body, ok := defSpan(tc.src, toks, tc.entry)
-			if ok != tc.wantOK {
-				t.Fatalf("ok = %v, want %v", ok, tc.wantOK)
+			toks := srcscan.Tokens(tc.src)
+			d, ok := srcscan.FindDef(tc.src, toks, tc.entry)
+			if !ok || d.Colon < 0 {
+				t.Fatalf("FindDef found no def %s", tc.entry)
 			}
-			if !ok {
-				return
-			}
-			if got := tc.src[start:colon]; got != tc.wantSig {
-				t.Errorf("signature %q, want %q", got, tc.wantSig)
-			}
-			doc, _ := docstringAfter(tc.src, toks, body)
-			if tc.name != "comment mentioning def" && doc != tc.wantDoc {
-				t.Errorf("docstring %q, want %q", doc, tc.wantDoc)
+			if got, _ := docstringAfter(tc.src, toks, d.Body); got != tc.want {
+				t.Errorf("docstring %q, want %q", got, tc.want)
 			}
 		})
 	}
@@ -87,19 +76,12 @@ func FuzzPyScan(f *testing.F) {
 	f.Add("@d\ndef f(\n", "f")
 	f.Add("'''", "x")
 	f.Fuzz(func(t *testing.T, src, name string) {
-		toks := pyTokens(src)
-		prev := 0
-		for _, tk := range toks {
-			if tk.start < prev || tk.end <= tk.start || tk.end > len(src) {
-				t.Fatalf("bad token %+v after offset %d in %q", tk, prev, src)
+		toks := srcscan.Tokens(src)
+		if d, ok := srcscan.FindDef(src, toks, name); ok && d.Colon >= 0 {
+			if d.Start > d.Colon || d.Colon > len(src) || d.Body > len(toks) {
+				t.Fatalf("bad def %+v", d)
 			}
-			prev = tk.end
-		}
-		if start, colon, body, ok := defSpan(src, toks, name); ok {
-			if start > colon || colon > len(src) || body > len(toks) {
-				t.Fatalf("bad span %d %d %d", start, colon, body)
-			}
-			docstringAfter(src, toks, body)
+			docstringAfter(src, toks, d.Body)
 		}
 		dropFunctionDefs(src)
 		cleandoc(src)

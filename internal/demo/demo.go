@@ -15,6 +15,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 //go:embed problems
@@ -238,21 +239,20 @@ func (p Problem) Dataset() dataset.Problem {
 	}
 }
 
-// splitStub cuts a stub into the code before the def line, the def line, and
-// the docstring's text.
+// splitStub cuts a stub into the code before the top-level def line of
+// entry, the def line up to its colon, and the docstring's text (its first
+// string literal, white space collapsed).
 func splitStub(stub, entry string) (context, signature, description string) {
-	lines := strings.Split(stub, "\n")
-	for i, line := range lines {
-		if strings.HasPrefix(line, "def "+entry+"(") {
-			context = strings.Join(lines[:i], "\n")
-			signature = line
-			rest := strings.Join(lines[i+1:], "\n")
-			if _, after, ok := strings.Cut(rest, `"""`); ok {
-				body, _, _ := strings.Cut(after, `"""`)
-				description = strings.Join(strings.Fields(body), " ")
-			}
-			return context, signature, description
+	toks := srcscan.Tokens(stub)
+	d, ok := srcscan.FindDef(stub, toks, entry)
+	if !ok || !d.TopLevel || d.Colon < 0 {
+		return "", "", ""
+	}
+	for _, t := range toks[d.Body:] {
+		if lit, ok := srcscan.Python.LiteralAt(stub, t.Start); ok && t.Kind == srcscan.Str {
+			description = strings.Join(strings.Fields(lit.Body(stub)), " ")
+			break
 		}
 	}
-	return "", "", ""
+	return strings.TrimSuffix(stub[:d.Start], "\n"), stub[d.Start:d.Colon], description
 }

@@ -94,6 +94,10 @@ func TestSplitAssert(t *testing.T) {
 		{"f(1) == 2", "", "", false},
 		{"assert f(1 == 2", "", "", false},
 		{`assert f("x) == 2`, "", "", false},
+		{`assert f(f"{d["=="]}") == 1`, `f(f"{d["=="]}")`, "1", true},
+		{`assert f("a") == "b"  # == c`, `f("a")`, `"b"`, true},
+		{`assert f("""a\""" == """) == 2`, `f("""a\""" == """)`, "2", true},
+		{"assert f(1 # x) == 2", "", "", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {

@@ -46,7 +46,7 @@ type Problem struct {
 	// Comparer decides `output` answers (Output mode).
 	Comparer session.Comparer
 	// Prior optionally scores candidates for every ranker (see
-	// rank.PoolInput.Prior).
+	// rank.OutcomesInput.Prior).
 	Prior []float64
 	// Priors holds named prior scores (e.g. "qe:agree") for the rankers that
 	// ask for one (see Config.Rankers).
@@ -377,16 +377,16 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 	if err != nil {
 		return nil, err
 	}
-	pools := make([]*rank.Pool, len(rankers))
+	pools := make([]*rank.Outcomes, len(rankers))
 	for i, r := range rankers {
 		if r.prior == nil {
 			continue
 		}
-		in := spec.PoolInput()
+		in := spec.OutcomesInput()
 		if len(p.Candidates) > 0 {
 			in.Prior = r.prior
 		}
-		if pools[i], err = rank.NewPool(in); err != nil {
+		if pools[i], err = rank.NewOutcomes(in); err != nil {
 			return nil, err
 		}
 	}
@@ -422,11 +422,11 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 		for i, r := range rankers {
 			pool := pools[i]
 			if pool == nil {
-				pool = s.Pool()
+				pool = s.Outcomes()
 			}
 			ranking := rank.Rank(r.r, pool, s.Alive(), s.Unasked())
 			for _, k := range cfg.Ks {
-				runs[i].PassAt[k] = append(runs[i].PassAt[k], TopK(ranking, s.Pool().Count, func(c int) bool { return p.Correct[c] }, k))
+				runs[i].PassAt[k] = append(runs[i].PassAt[k], TopK(ranking, s.Outcomes().Count, func(c int) bool { return p.Correct[c] }, k))
 			}
 			runs[i].Remaining = append(runs[i].Remaining, len(s.Alive()))
 		}

@@ -2,6 +2,7 @@ package execute
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -82,4 +83,41 @@ func BenchmarkHiddenTest(b *testing.B) {
 		}
 	}
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(n*b.N), "ms/candidate")
+}
+
+// BenchmarkRunRequestEncode measures encoding one run request of 200
+// programs and 50 tests: as the typed runRequest, and as the map[string]any
+// it replaced (built here only to compare).
+func BenchmarkRunRequestEncode(b *testing.B) {
+	job := Job{AllowObjects: false, DegradeAfter: 2}
+	tests := make([]Test, 50)
+	timeouts := make([]float64, len(tests))
+	for i := range tests {
+		tests[i] = Test{Code: fmt.Sprintf("assert f(%d) == %d", i, i+1), Input: fmt.Sprintf("f(%d)", i), Expected: fmt.Sprint(i + 1)}
+		timeouts[i] = 1
+	}
+	progs := make([]wireProgram, 200)
+	for i := range progs {
+		progs[i] = wireProgram{ID: i, Code: fmt.Sprintf("def f(x):\n    return x + %d\n", i%3)}
+	}
+	b.Run("struct", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := json.Marshal(newRunRequest(&job, tests, timeouts, progs, Limits{})); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("map", func(b *testing.B) {
+		for b.Loop() {
+			mp := make([]map[string]any, len(progs))
+			for i, p := range progs {
+				mp[i] = map[string]any{"id": p.ID, "code": p.Code}
+			}
+			req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": mp, "limits": Limits{},
+				"allow_objects": job.AllowObjects, "degrade_after": job.DegradeAfter, "degrade_limit": 0.1}
+			if _, err := json.Marshal(req); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

@@ -46,9 +46,13 @@ import time
 
 # Modules candidates commonly import, loaded once here so that a forked child
 # does not pay for the import again.
-import ast, bisect, collections, copy, datetime, decimal, fractions, functools  # noqa: E401,F401
-import hashlib, heapq, itertools, math, operator, re, statistics  # noqa: E401,F401
-import array, calendar, cmath, numbers, string, textwrap, typing, unicodedata  # noqa: E401,F401
+import ast, bisect, collections, copy, datetime, decimal, fractions, functools  # noqa: E401
+import hashlib, heapq, itertools, math, operator, re, statistics  # noqa: E401
+import array, calendar, cmath, numbers, string, textwrap, typing, unicodedata  # noqa: E401
+
+PRELOADED = (ast, bisect, collections, copy, datetime, decimal, fractions, functools,
+             hashlib, heapq, itertools, math, operator, re, statistics,
+             array, calendar, cmath, numbers, string, textwrap, typing, unicodedata)
 
 REQ_FD, RESP_FD = 3, 4
 MAX_VALUE = 1000  # characters of a returned value's repr that are kept
@@ -63,7 +67,6 @@ IS_INIT = os.getpid() == 1
 # sandbox's private tmpfs, or (only with --unsafe-no-sandbox, where /tmp is
 # the host's) a fresh directory of this worker's own.
 TMP = "/tmp" if IS_INIT else tempfile.mkdtemp(prefix="ticoder-unsafe-")
-REDUCED = "reduced limit"  # a timeout under a limit lowered by degrade
 
 _dumps = json.dumps
 _loads = json.loads
@@ -1281,8 +1284,9 @@ def legacy_result(msg, j):
 def run_program(program, tests, timeouts, limits, degrade):
     """Runs every test on one program; returns a list of result dicts.
 
-    degrade = (n, limit): after n timeouts of this program, every later test
-    gets at most limit seconds (0 turns it off)."""
+    degrade = (n, limit, reduced): after n timeouts of this program, every
+    later test gets at most limit seconds (0 turns it off); a timeout under
+    such a lowered limit carries the exception text reduced."""
     results = [None] * len(tests)
     for j, w in enumerate(tests):
         if w.bad is not None:
@@ -1379,7 +1383,7 @@ def run_program(program, tests, timeouts, limits, degrade):
         if failure == "timeout":
             results[start] = {"j": start, "o": "timeout"}
             if timeouts[start] < full[start]:
-                results[start]["e"] = REDUCED
+                results[start]["e"] = degrade[2]
             timed_out += 1
             if degrade[0] and timed_out >= degrade[0]:
                 timeouts = [min(t, degrade[1]) for t in timeouts]
@@ -1454,6 +1458,11 @@ def run_in_child(fn, timeout, limits, workdir):
 
 
 def handle_run(req):
+    """Answers a run request (Go's runRequest): op, tests, timeouts,
+    programs ([{id, code}]), limits, allow_objects, degrade_after,
+    degrade_limit and reduced (the exception text of a timeout under a
+    lowered limit). Replies: {type: "result", program, results} per program,
+    then {type: "done"[, dirty, handled]}."""
     allow = bool(req.get("allow_objects"))
     raw = req["tests"]
     tests = compile_tests(raw, allow)
@@ -1471,7 +1480,7 @@ def handle_run(req):
             ctests.append([w.kind])
     timeouts = req["timeouts"]
     limits = req.get("limits", {})
-    degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0))
+    degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0), req.get("reduced", ""))
     programs = req["programs"]
     try:
         if tests:
@@ -1508,6 +1517,8 @@ def handle_run(req):
 
 
 def handle_call(req):
+    """Answers a call request (Go's callRequest): op, source, function, arg,
+    timeout and limits. Reply: {type: "call", ok, result or error}."""
     src, name, arg = req["source"], req["function"], req.get("arg")
 
     def fn():
@@ -1559,4 +1570,5 @@ def main():
             send({"type": "error", "error": "unknown op %r" % (op,)})
 
 
-main()
+if __name__ == "__main__":
+    main()

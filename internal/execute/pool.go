@@ -205,20 +205,13 @@ func (p *Pool) Call(ctx context.Context, source, function string, arg, result an
 	if err != nil {
 		return err
 	}
-	req := map[string]any{
-		"op": "call", "source": source, "function": function, "arg": arg,
-		"timeout": limit.Seconds(), "limits": p.opts.Limits,
-	}
+	req := callRequest{Op: opCall, Source: source, Function: function, Arg: arg,
+		Timeout: limit.Seconds(), Limits: p.opts.Limits}
 	if err := w.send(req); err != nil {
 		p.release(w, true)
 		return err
 	}
-	var reply struct {
-		Type   string          `json:"type"`
-		OK     bool            `json:"ok"`
-		Result json.RawMessage `json:"result"`
-		Error  string          `json:"error"`
-	}
+	var reply callReply
 	err = w.recvCtx(ctx, time.Now().Add(limit+10*time.Second), &reply)
 	p.release(w, err != nil)
 	if err != nil {

@@ -208,31 +208,17 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 		timeouts[i] = st.timeouts[j]
 		budget += timeouts[i] + 0.05
 	}
-	progs := make([]map[string]any, len(t.programs))
+	progs := make([]wireProgram, len(t.programs))
 	for i, d := range t.programs {
-		progs[i] = map[string]any{"id": i, "code": st.distinct[d]}
+		progs[i] = wireProgram{ID: i, Code: st.distinct[d]}
 	}
-	req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": progs, "limits": p.opts.Limits,
-		"allow_objects": st.job.AllowObjects}
-	if st.job.DegradeAfter > 0 {
-		limit := st.job.DegradeLimit
-		if limit <= 0 {
-			limit = 100 * time.Millisecond
-		}
-		req["degrade_after"] = st.job.DegradeAfter
-		req["degrade_limit"] = limit.Seconds()
-	}
+	req := newRunRequest(&st.job, tests, timeouts, progs, p.opts.Limits)
 	if err := w.send(req); err != nil {
 		p.release(w, true)
 		return t, nil // retry everything on a fresh worker
 	}
 	for i := 0; i < len(t.programs); i++ {
-		var reply struct {
-			Type    string        `json:"type"`
-			Program int           `json:"program"`
-			Results []*wireResult `json:"results"`
-			Dirty   bool          `json:"dirty"`
-		}
+		var reply runReply
 		err := w.recvCtx(ctx, time.Now().Add(time.Duration(budget*float64(time.Second))), &reply)
 		if err == nil && reply.Type == "done" && reply.Dirty {
 			// The worker could not clean its /tmp after the previous

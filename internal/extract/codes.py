@@ -1,6 +1,16 @@
 # Extraction of candidate programs. Concatenated after extract.py (see there).
 
 
+# In the sandbox this file runs concatenated after extract.py (see there), as a
+# source whose __name__ is "ticoder_tool". Imported on its own (its unit
+# tests, the lint in .ci/run) it takes the shared names from there.
+if __name__ != "ticoder_tool":
+    import ast
+    from extract import (
+        _MAX_TRIES, _Quiet, _bad_reason, _blocks, _bound, _compiles, _failure, _is_start, _key, _lines, _parse, _used, split_top,
+    )
+
+
 # ---------------------------------------------------------------------------
 # Codes
 

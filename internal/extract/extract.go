@@ -73,6 +73,26 @@ type TestOptions struct {
 	Cut []bool
 }
 
+// codesArg is the argument of extract_codes.
+type codesArg struct {
+	Prompt      string   `json:"prompt"`
+	Context     string   `json:"context"`
+	EntryPoint  string   `json:"entry_point"`
+	Style       Style    `json:"style"`
+	Completions []string `json:"completions"`
+}
+
+// testsArg is the argument of extract_tests; Cut is absent when no
+// completion was cut off.
+type testsArg struct {
+	EntryPoint  string   `json:"entry_point"`
+	Prompt      string   `json:"prompt"`
+	Context     string   `json:"context"`
+	Prefix      string   `json:"prefix"`
+	Completions []string `json:"completions"`
+	Cut         []bool   `json:"cut,omitempty"`
+}
+
 // pyCode is one sample's result from extract_codes.
 type pyCode struct {
 	Program string `json:"program"`
@@ -110,10 +130,8 @@ func Codes(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 		style = StyleAuto
 	}
 	arg := func(lo, hi int) any {
-		return map[string]any{
-			"prompt": p.Prompt, "context": p.Context, "entry_point": p.EntryPoint,
-			"style": string(style), "completions": completions[lo:hi],
-		}
+		return codesArg{Prompt: p.Prompt, Context: p.Context, EntryPoint: p.EntryPoint,
+			Style: style, Completions: completions[lo:hi]}
 	}
 	res, errs, err := callSamples[pyCode](ctx, c, "extract_codes", len(completions), arg)
 	if err != nil {
@@ -171,12 +189,10 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 		return nil, Stats{}, fmt.Errorf("extract tests of %s: %d cut flags for %d completions", p.ID, len(opts.Cut), len(completions))
 	}
 	arg := func(lo, hi int) any {
-		a := map[string]any{
-			"entry_point": p.EntryPoint, "prompt": p.Prompt, "context": p.Context,
-			"prefix": opts.Prefix, "completions": completions[lo:hi],
-		}
+		a := testsArg{EntryPoint: p.EntryPoint, Prompt: p.Prompt, Context: p.Context,
+			Prefix: opts.Prefix, Completions: completions[lo:hi]}
 		if opts.Cut != nil {
-			a["cut"] = opts.Cut[lo:hi]
+			a.Cut = opts.Cut[lo:hi]
 		}
 		return a
 	}

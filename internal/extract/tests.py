@@ -1,6 +1,16 @@
 # Extraction of single-assertion tests. Concatenated after extract.py and codes.py.
 
 
+# In the sandbox this file runs concatenated after extract.py (see there), as a
+# source whose __name__ is "ticoder_tool". Imported on its own (its unit
+# tests, the lint in .ci/run) it takes the shared names from there.
+if __name__ != "ticoder_tool":
+    import ast
+    from extract import (
+        _Quiet, _blocks, _bound, _calls, _compiles, _failure, _indent, _lines, _mutated, _parse, _source_key, _unbound, _used, split_top,
+    )
+
+
 # ---------------------------------------------------------------------------
 # Tests
 

@@ -103,14 +103,12 @@ func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
 	for i, t := range req.Tests {
 		tests[i] = pyTest{Setup: t.Setup, Code: t.Code, Input: t.Input}
 	}
-	arg := map[string]any{
-		"entry": req.Entry, "prompt": req.Prompt, "signature": req.Signature, "tests": tests,
-		"proposed": req.Proposed, "max_inputs": req.MaxInputs, "max_chars": req.MaxChars,
-		"seed": req.Seed & (1<<53 - 1),
+	arg := collectArg{
+		Entry: req.Entry, Prompt: req.Prompt, Signature: req.Signature, Tests: tests,
+		Proposed: req.Proposed, MaxInputs: req.MaxInputs, MaxChars: req.MaxChars,
+		Seed: req.Seed & (1<<53 - 1),
 	}
-	var out struct {
-		Inputs []Input `json:"inputs"`
-	}
+	var out collectReply
 	if err := c.Call(ctx, Python, "collect", arg, &out); err != nil {
 		return nil, fmt.Errorf("build the inputs of %s: %w", req.Entry, err)
 	}
@@ -139,11 +137,8 @@ func Classes(ctx context.Context, c Caller, reprs []string) (classes map[string]
 	if len(reprs) == 0 {
 		return classes, literal, nil
 	}
-	var out struct {
-		Classes []int32 `json:"classes"`
-		Literal []bool  `json:"literal"`
-	}
-	if err := c.Call(ctx, Python, "classes", map[string]any{"values": reprs}, &out); err != nil {
+	var out classesReply
+	if err := c.Call(ctx, Python, "classes", classesArg{Values: reprs}, &out); err != nil {
 		return nil, nil, fmt.Errorf("compare %d values: %w", len(reprs), err)
 	}
 	if len(out.Classes) != len(reprs) || len(out.Literal) != len(reprs) {

@@ -121,9 +121,9 @@ func Prompt(code, input, expected string) string {
 
 // counts returns the counts of a set of candidates.
 func (c *Conversation) counts(set []int) api.Counts {
-	n := api.Counts{Programs: len(set), Classes: c.sess.Pool().NumClasses(set)}
+	n := api.Counts{Programs: len(set), Classes: c.sess.Outcomes().NumClasses(set)}
 	for _, i := range set {
-		n.Samples += c.sess.Pool().Count(i)
+		n.Samples += c.sess.Outcomes().Count(i)
 	}
 	return n
 }

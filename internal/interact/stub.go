@@ -73,6 +73,11 @@ type Stub struct {
 	EntryPoint string `json:"entry_point"`
 }
 
+// sourceArg is the argument of tools.py's parse_stub and check_value.
+type sourceArg struct {
+	Source string `json:"source"`
+}
+
 // ParseStub parses source, a Python stub whose last top-level def is the
 // function to write, with Python's parser in the sandbox. what names the
 // text in error messages; a syntax error is a *SyntaxError.
@@ -87,7 +92,7 @@ func ParseStub(ctx context.Context, r execute.Runner, what, source string) (Stub
 	if strings.TrimSpace(source) == "" {
 		return Stub{}, badSource("%s is empty: give a Python stub with a def line and a docstring", what)
 	}
-	if err := r.Call(ctx, toolsSource, "parse_stub", map[string]string{"source": source}, &out); err != nil {
+	if err := r.Call(ctx, toolsSource, "parse_stub", sourceArg{Source: source}, &out); err != nil {
 		return Stub{}, fmt.Errorf("parse %s: %w", what, err)
 	}
 	if out.Error != nil {
@@ -160,7 +165,7 @@ func CheckValue(ctx context.Context, r execute.Runner, value string) error {
 			Msg  string `json:"msg"`
 		} `json:"not_literal"`
 	}
-	if err := r.Call(ctx, toolsSource, "check_value", map[string]string{"source": value}, &out); err != nil {
+	if err := r.Call(ctx, toolsSource, "check_value", sourceArg{Source: value}, &out); err != nil {
 		return fmt.Errorf("check value %s: %w", clip.Text(value, maxPart), err)
 	}
 	switch {

@@ -13,6 +13,7 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/estimate"
 )
 
 // Limits on check_code and estimate_quality.
@@ -98,7 +99,7 @@ func (s *Server) qualityTool(ctx context.Context, req *mcp.CallToolRequest, in Q
 			return nil, QualityOutput{}, fmt.Errorf("candidate %d has %d characters; the limit is %d", i, len(c), maxCand)
 		}
 	}
-	est := &qe.Agree{Runner: s.opts.Runner, Timeout: time.Second}
+	est := &estimate.Agree{Runner: s.opts.Runner, Timeout: time.Second}
 	n := newNotifier(ctx, req)
 	n.Start("run the candidates in the sandbox", 1)
 	scores, err := est.Score(ctx, qe.Problem{Dataset: "mcp", TaskID: "estimate_quality", Prompt: in.Prompt, EntryPoint: in.Entry}, in.Candidates)

@@ -3,9 +3,26 @@
 // of the paper in ../shared/seeds/icl-quality-estimation-paper.txt, and
 // evaluates estimators with the paper's nDCG measures.
 //
+// # Packages
+//
+// This package holds what the others share: the problem, task and example
+// set types (Problem, Task, ExampleSet), vectors and embedders (Vector,
+// Embedder, the Lexical model and its code-aware Tokenize, APIEmbedder).
+// Its sub-packages are
+//
+//   - estimate: the estimators (Estimator, Setup, KNN, ELS, TLS, ICL, Agree,
+//     Sum), retrieval (Index) and docstring examples (ParseExamples);
+//   - measure: evaluating estimators (Evaluate, nDCG, Rank) and the
+//     report of a plan of runs (RunPlan, Report);
+//   - qestore: example sets on disk and in SQLite (Store, LoadCQE,
+//     ExampleSetFromPrograms) and the embedding cache.
+//
+// Imports point one way: estimate and qestore import qe; measure imports
+// qe and estimate.
+//
 // # Definitions
 //
-// A Task is a problem with labelled solutions; a Pool is a set of tasks that
+// A Task is a problem with labelled solutions; an ExampleSet is a set of tasks that
 // serve as the labelled examples (the paper's MBPP training set). Two tasks are
 // the same problem when their ProblemKey (dataset + task id, normalised) is
 // equal; retrieval never returns an example of the query's own problem.
@@ -39,10 +56,10 @@
 //   - zs: icl with k = 0 (the instruction and the target only). Cost: one
 //     short LLM call per candidate.
 //   - knn: no LLM. The similarity-weighted vote of the retrieved labels.
-//     Cost: embedding the target and one similarity per pool pair (about
-//     10,000 sparse dot products for the MBPP pool); milliseconds.
+//     Cost: embedding the target and one similarity per example set pair (about
+//     10,000 sparse dot products for the MBPP example set); milliseconds.
 //   - els: mean embedding cosine of a solution to the other solutions of its
-//     problem (no pool, no LLM). Cost: n² similarities per problem.
+//     problem (no example set, no LLM). Cost: n² similarities per problem.
 //   - tls: token-level similarity to the other solutions, BERTScore-like F1
 //     (for the lexical embedder: weighted token-overlap F1; for the api
 //     embedder: greedy matching of line vectors). Cost: n² token alignments.
@@ -66,7 +83,7 @@
 //
 // # Storage
 //
-// Store keeps labelled pools (from CQE files, or from samples labelled by
+// Store (qestore) keeps labelled example sets (from CQE files, or from samples labelled by
 // their hidden tests) and cached embeddings, keyed by embedder name, field
 // and the text's SHA-256, in ticoder's SQLite database.
 //

@@ -81,12 +81,12 @@ type Lexical struct {
 }
 
 // FitLexical fits a lexical embedder on the problem and solution texts of a
-// corpus (normally the training pool; duplicates count once per text given).
+// corpus (normally the training example set; duplicates count once per text given).
 func FitLexical(problems, solutions []string, opts LexicalOptions) *Lexical {
 	l := &Lexical{opts: opts}
 	h := sha256.New()
 	var buf [8]byte
-	binary.LittleEndian.PutUint64(buf[:], uint64(opts.Weighting)<<8|boolBits(opts.Tokenizer.Operators)<<1|boolBits(opts.Tokenizer.WholeIdentifiers))
+	binary.LittleEndian.PutUint64(buf[:], uint64(opts.Weighting)<<8|boolBits(opts.Tokenizer.Syntax.Name() == "java")<<2|boolBits(opts.Tokenizer.Operators)<<1|boolBits(opts.Tokenizer.WholeIdentifiers))
 	h.Write(buf[:])
 	for f, docs := range [2][]string{problems, solutions} {
 		m := termModel{df: make(map[uint64]int)}
@@ -96,7 +96,7 @@ func FitLexical(problems, solutions []string, opts LexicalOptions) *Lexical {
 			total += len(toks)
 			seen := make(map[uint64]bool, len(toks))
 			for _, t := range toks {
-				k := tokenKey(t)
+				k := TokenKey(t)
 				if !seen[k] {
 					seen[k] = true
 					m.df[k]++
@@ -123,8 +123,9 @@ func boolBits(b bool) uint64 {
 	return 0
 }
 
-// tokenKey hashes a token to its sparse dimension.
-func tokenKey(t string) uint64 {
+// TokenKey hashes a token to its sparse dimension (the key of its weight in
+// a sparse Vector).
+func TokenKey(t string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(t))
 	return h.Sum64()
@@ -133,6 +134,9 @@ func tokenKey(t string) uint64 {
 // Name identifies the fitted model: "lexical:" and a fingerprint of the
 // options and the corpus.
 func (l *Lexical) Name() string { return l.name }
+
+// Options returns the options the model was fitted with.
+func (l *Lexical) Options() LexicalOptions { return l.opts }
 
 // Embed returns the unit-length weighted term vectors of the texts.
 func (l *Lexical) Embed(_ context.Context, field Field, texts []string) ([]Vector, error) {
@@ -152,7 +156,7 @@ func (l *Lexical) Vector(field Field, text string) Vector {
 func (l *Lexical) Weights(field Field, toks []string) map[uint64]float64 {
 	tf := make(map[uint64]int, len(toks))
 	for _, t := range toks {
-		tf[tokenKey(t)]++
+		tf[TokenKey(t)]++
 	}
 	w := make(map[uint64]float64, len(tf))
 	for k, c := range tf {
@@ -191,7 +195,7 @@ func (l *Lexical) TopTerms(field Field, text string, n int) []string {
 	toks := Tokenize(text, l.opts.Tokenizer)
 	byKey := make(map[uint64]string, len(toks))
 	for _, t := range toks {
-		byKey[tokenKey(t)] = t
+		byKey[TokenKey(t)] = t
 	}
 	w := l.Weights(field, toks)
 	keys := make([]uint64, 0, len(w))

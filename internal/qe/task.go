@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Problem is what an estimator knows of a task: its text and identity.
@@ -51,9 +52,9 @@ func lastJavaMethod(prompt string) string {
 	return m[len(m)-1][1]
 }
 
-// languageOf guesses a CQE row's language: MBJP's task ids, or a prompt
+// LanguageOf guesses a CQE row's language: MBJP's task ids, or a prompt
 // that declares a class with a static method and no Python def.
-func languageOf(id, prompt string) string {
+func LanguageOf(id, prompt string) string {
 	if strings.HasPrefix(strings.ToLower(id), "mbjp/") ||
 		!defRE.MatchString(prompt) && strings.Contains(prompt, "class ") && javaMethodRE.MatchString(prompt) {
 		return dataset.Java
@@ -70,6 +71,15 @@ func lastDef(src string) string {
 		return ""
 	}
 	return m[len(m)-1][1]
+}
+
+// Syntax returns the lexical syntax of the problem's code: Java's for
+// Java problems, else Python's.
+func (p Problem) Syntax() srcscan.Syntax {
+	if p.Language == dataset.Java {
+		return srcscan.Java
+	}
+	return srcscan.Python
 }
 
 // ProblemKey identifies a problem across files: the dataset family (the
@@ -139,14 +149,14 @@ func (t Task) Codes() []string {
 	return out
 }
 
-// Pool is a named set of labelled tasks. A zero Pool is empty.
-type Pool struct {
+// ExampleSet is a named set of labelled tasks. A zero ExampleSet is empty.
+type ExampleSet struct {
 	Name  string `json:"name"`
 	Tasks []Task `json:"tasks"`
 }
 
-// Size returns the number of labelled solutions in the pool.
-func (p *Pool) Size() int {
+// Size returns the number of labelled solutions in the example set.
+func (p *ExampleSet) Size() int {
 	n := 0
 	for _, t := range p.Tasks {
 		n += len(t.Solutions)
@@ -154,8 +164,8 @@ func (p *Pool) Size() int {
 	return n
 }
 
-// Positives returns the number of correct solutions in the pool.
-func (p *Pool) Positives() int {
+// Positives returns the number of correct solutions in the example set.
+func (p *ExampleSet) Positives() int {
 	n := 0
 	for _, t := range p.Tasks {
 		for _, s := range t.Solutions {
@@ -168,7 +178,7 @@ func (p *Pool) Positives() int {
 }
 
 // Validate checks that every task has an id and that no problem appears twice.
-func (p *Pool) Validate() error {
+func (p *ExampleSet) Validate() error {
 	seen := make(map[ProblemKey]bool, len(p.Tasks))
 	for i, t := range p.Tasks {
 		if t.TaskID == "" {

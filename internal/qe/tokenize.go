@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // TokenizerOptions choose what the code-aware tokenizer emits.
@@ -13,6 +15,10 @@ type TokenizerOptions struct {
 	// WholeIdentifiers adds each multi-part identifier lower-cased whole
 	// ("has_close_elements") besides its parts ("has", "close", "elements").
 	WholeIdentifiers bool
+	// Syntax says which comments and literals the source has: Python's (the
+	// zero value) or Java's (// and /* */ comments, char literals, text
+	// blocks, no string prefixes).
+	Syntax srcscan.Syntax
 }
 
 // maxLiteralRunes bounds a string-literal token.
@@ -21,9 +27,11 @@ const maxLiteralRunes = 40
 // Tokenize splits source code or prose into lexical tokens for similarity:
 // identifiers are split at underscores and case changes and lower-cased
 // (keywords are identifiers too), numbers are kept as written (lower-cased:
-// "0X1F" → "0x1f"), short string literals become one token in single quotes,
-// triple-quoted strings and comments are tokenized as text, and operators
-// are emitted only when opts.Operators is set. It never fails.
+// "0X1F" → "0x1f"), short string (and Java char) literals become one token
+// in single quotes, triple-quoted strings, Java text blocks and comments are
+// tokenized as text, and operators are emitted only when opts.Operators is
+// set. opts.Syntax says which language's comments and literals to read. It
+// never fails.
 func Tokenize(src string, opts TokenizerOptions) []string {
 	var out []string
 	emitIdent := func(id string) {
@@ -33,8 +41,14 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 			out = append(out, strings.ToLower(id))
 		}
 	}
+	sx := opts.Syntax
 	i := 0
 	for i < len(src) {
+		if c, ok := sx.CommentAt(src, i); ok {
+			out = append(out, Tokenize(c.Body(src), opts)...)
+			i = c.End
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(src[i:])
 		switch {
 		case r == '_' || unicode.IsLetter(r):
@@ -47,8 +61,9 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 				j += s2
 			}
 			// A string prefix such as r"..", b'..', f"..".
-			if j < len(src) && (src[j] == '"' || src[j] == '\'') && j-i <= 2 && isStringPrefix(src[i:j]) {
-				i = j
+			if lit, ok := sx.LiteralAt(src, i); ok {
+				out = append(out, literalTokens(lit.Body(src), lit.Long, opts)...)
+				i = lit.End
 				continue
 			}
 			emitIdent(src[i:j])
@@ -58,20 +73,9 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 			out = append(out, strings.ToLower(src[i:j]))
 			i = j
 		case r == '"' || r == '\'':
-			j, body, triple := scanString(src, i)
-			if triple || utf8.RuneCountInString(body) > maxLiteralRunes {
-				out = append(out, Tokenize(body, opts)...)
-			} else {
-				out = append(out, "'"+body+"'")
-			}
-			i = j
-		case r == '#':
-			j := strings.IndexByte(src[i:], '\n')
-			if j < 0 {
-				j = len(src) - i
-			}
-			out = append(out, Tokenize(src[i+1:i+j], opts)...)
-			i += j
+			lit, _ := sx.LiteralAt(src, i)
+			out = append(out, literalTokens(lit.Body(src), lit.Long, opts)...)
+			i = lit.End
 		case unicode.IsSpace(r):
 			i += size
 		default:
@@ -83,6 +87,16 @@ func Tokenize(src string, opts TokenizerOptions) []string {
 		}
 	}
 	return out
+}
+
+// literalTokens returns the tokens of a string literal's body: one token in
+// single quotes for a short one-line literal, else the body tokenized as
+// text.
+func literalTokens(body string, long bool, opts TokenizerOptions) []string {
+	if long || utf8.RuneCountInString(body) > maxLiteralRunes {
+		return Tokenize(body, opts)
+	}
+	return []string{"'" + body + "'"}
 }
 
 // SplitIdentifier splits an identifier at underscores, letter/digit
@@ -125,14 +139,6 @@ func SplitIdentifier(id string) []string {
 	return parts
 }
 
-func isStringPrefix(p string) bool {
-	switch strings.ToLower(p) {
-	case "r", "b", "f", "u", "rb", "br", "fr", "rf":
-		return true
-	}
-	return false
-}
-
 // scanNumber returns the end of the numeric literal starting at i.
 func scanNumber(src string, i int) int {
 	j := i
@@ -148,38 +154,6 @@ func scanNumber(src string, i int) int {
 		}
 	}
 	return j
-}
-
-// scanString returns the end of the string literal starting at i (a quote),
-// its body and whether it was triple-quoted. An unterminated string runs to
-// the end of the line (single) or of the input (triple).
-func scanString(src string, i int) (end int, body string, triple bool) {
-	q := src[i]
-	if strings.HasPrefix(src[i:], strings.Repeat(string(q), 3)) {
-		delim := src[i : i+3]
-		k := strings.Index(src[i+3:], delim)
-		if k < 0 {
-			return len(src), src[i+3:], true
-		}
-		return i + 3 + k + 3, src[i+3 : i+3+k], true
-	}
-	j := i + 1
-	for j < len(src) {
-		switch src[j] {
-		case '\\':
-			j += 2
-			continue
-		case q:
-			return j + 1, src[i+1 : j], false
-		case '\n':
-			return j, src[i+1 : j], false
-		}
-		j++
-	}
-	if j > len(src) {
-		j = len(src)
-	}
-	return j, src[i+1 : j], false
 }
 
 // operators lists multi-character operators, longest first.

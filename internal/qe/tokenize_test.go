@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 func TestSplitIdentifier(t *testing.T) {
@@ -63,6 +65,48 @@ func TestTokenize(t *testing.T) {
 			want: []string{"def", "f", "return", "the", "sum", "of", "items", "fast", "path", "return", "0x1f", "1.5e-3"},
 		},
 		{
+			// Regression: the old scanner ended a triple-quoted literal at the
+			// first """ even when escaped, and knew no t prefix.
+			name: "escape in triple quotes",
+			src:  `s = """say \"""hi\""" now"""; x`,
+			want: []string{"s", "say", "hi", "now", "x"},
+		},
+		{
+			name: "t-string prefix dropped",
+			src:  `t"{name}" + Tr'x'`,
+			want: []string{"'{name}'", "'x'"},
+		},
+		{
+			name: "f-string with nested same quotes",
+			src:  `f"{d["key"]}" + y`,
+			want: []string{`'{d["key"]}'`, "y"},
+		},
+		{
+			name: "java comments",
+			src:  "int f(int n) { // halve it\n  return n / 2; /* no sum_of here */ }",
+			opts: TokenizerOptions{Syntax: srcscan.Java},
+			want: []string{"int", "f", "int", "n", "halve", "it", "return", "n", "2", "no", "sum", "of", "here"},
+		},
+		{
+			name: "java strings, chars and text blocks",
+			src:  "String s = \"a // b\" + 'c' + \"\"\"\n  Hello \"World\"\n  \"\"\"; // x",
+			opts: TokenizerOptions{Syntax: srcscan.Java, Operators: true},
+			want: []string{"string", "s", "=", "'a // b'", "+", "'c'", "+", "hello", "'World'", ";", "x"},
+		},
+		{
+			name: "java escapes and no prefixes",
+			src:  `r"x\"y" + '\''`,
+			opts: TokenizerOptions{Syntax: srcscan.Java},
+			want: []string{"r", `'x\"y'`, `'\''`},
+		},
+		{
+			// In Python, // is floor division and # starts a comment.
+			name: "python floor division is no comment",
+			src:  "n // 2  # half",
+			opts: TokenizerOptions{Operators: true},
+			want: []string{"n", "//", "2", "half"},
+		},
+		{
 			name: "unterminated string",
 			src:  "s = 'abc\nt",
 			want: []string{"s", "'abc'", "t"},
@@ -77,16 +121,19 @@ func TestTokenize(t *testing.T) {
 }
 
 func FuzzTokenize(f *testing.F) {
-	for _, s := range []string{"def f(x):\n  return x", `"""doc`, "'\\", "0x", ".5e+", "a\u00e9b_C", "\xff\xfe"} {
+	for _, s := range []string{"def f(x):\n  return x", `"""doc`, "'\\", "0x", ".5e+", "a\u00e9b_C", "\xff\xfe",
+		"int f() { return 1; } // x /* y", "/* a", `"""` + "\n" + `b\"""`, `f"{d["k"]}"`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, tok := range Tokenize(s, TokenizerOptions{Operators: true, WholeIdentifiers: true}) {
-			if tok == "" {
-				t.Fatalf("empty token from %q", s)
-			}
-			if strings.ContainsAny(tok, " \t\n") && !strings.HasPrefix(tok, "'") {
-				t.Fatalf("token %q with white space from %q", tok, s)
+		for _, sx := range []srcscan.Syntax{srcscan.Python, srcscan.Java} {
+			for _, tok := range Tokenize(s, TokenizerOptions{Operators: true, WholeIdentifiers: true, Syntax: sx}) {
+				if tok == "" {
+					t.Fatalf("empty token from %q", s)
+				}
+				if strings.ContainsAny(tok, " \t\n") && !strings.HasPrefix(tok, "'") {
+					t.Fatalf("%s token %q with white space from %q", sx.Name(), tok, s)
+				}
 			}
 		}
 	})

@@ -14,7 +14,7 @@ type Ranker interface {
 	Name() string
 	// Scores returns the score of each candidate of alive (same order),
 	// computed from the tests of unasked.
-	Scores(p *Pool, alive, unasked []int) []float64
+	Scores(p *Outcomes, alive, unasked []int) []float64
 }
 
 // Rankers lists the names ParseRanker accepts.
@@ -41,7 +41,7 @@ type Passing struct{}
 func (Passing) Name() string { return "passing" }
 
 // Scores returns the number of unasked tests each candidate passes.
-func (Passing) Scores(p *Pool, alive, unasked []int) []float64 {
+func (Passing) Scores(p *Outcomes, alive, unasked []int) []float64 {
 	out := make([]float64, len(alive))
 	for i, c := range alive {
 		n := 0
@@ -65,7 +65,7 @@ type CodeT struct{}
 func (CodeT) Name() string { return "codet" }
 
 // Scores returns each candidate's group score.
-func (CodeT) Scores(p *Pool, alive, unasked []int) []float64 {
+func (CodeT) Scores(p *Outcomes, alive, unasked []int) []float64 {
 	keys := make([]string, len(alive))
 	passed := make([]int, len(alive))
 	mass := map[string]int{}
@@ -97,7 +97,7 @@ func (PriorOnly) Name() string { return "prior" }
 
 // Scores returns 0 for every candidate: the prior, which every ranking uses
 // as the first tie-break, then decides alone.
-func (PriorOnly) Scores(_ *Pool, alive, _ []int) []float64 { return make([]float64, len(alive)) }
+func (PriorOnly) Scores(_ *Outcomes, alive, _ []int) []float64 { return make([]float64, len(alive)) }
 
 // Ranking is the remaining candidates in rank order.
 type Ranking struct {
@@ -116,7 +116,7 @@ type Ranking struct {
 // Rank orders the alive candidates by r's score descending, then prior
 // descending, then multiplicity descending, then first sample and index
 // ascending.
-func Rank(r Ranker, p *Pool, alive, unasked []int) Ranking {
+func Rank(r Ranker, p *Outcomes, alive, unasked []int) Ranking {
 	scores := r.Scores(p, alive, unasked)
 	idx := make([]int, len(alive))
 	for i := range idx {
@@ -169,7 +169,7 @@ type Class struct {
 
 // Classes groups a ranking by behaviour class, in the order of each class's
 // best-ranked member.
-func (r Ranking) Classes(p *Pool) []Class {
+func (r Ranking) Classes(p *Outcomes) []Class {
 	var out []Class
 	at := map[int]int{}
 	for k, c := range r.Order {

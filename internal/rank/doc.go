@@ -4,7 +4,7 @@
 //
 // # Data
 //
-// A Pool holds the results of tests on candidates, the candidates'
+// An Outcomes holds the results of tests on candidates, the candidates'
 // multiplicities (raw samples that normalised to the candidate), the index of
 // each candidate's first sample, an optional prior score per candidate (for a
 // quality estimate), which tests are of the form `assert CALL == EXPECTED`,
@@ -17,14 +17,14 @@
 // candidate's call did counts — the value it returned, or that it raised,
 // timed out or crashed — and rankers never count it. When it is asked it
 // shows a value, its pivot (Query.Pivot): the value of the best-ranked
-// remaining candidate whose call returned one (Pool.Pivots); a candidate
+// remaining candidate whose call returned one (Outcomes.Pivots); a candidate
 // that returned the pivot passes it, one that returned another value fails
 // it.
 //
 // # Definitions
 //
 // Equal values: two returned values are equal when Python's == says so
-// (PoolInput.ValueClass, computed in the sandbox: 1, 1.0 and True are one
+// (OutcomesInput.ValueClass, computed in the sandbox: 1, 1.0 and True are one
 // value; a list is never a tuple); values it does not know are compared by
 // repr.
 //

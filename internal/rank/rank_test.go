@@ -43,9 +43,9 @@ func grid(t *testing.T, rows ...string) [][]execute.Result {
 	return out
 }
 
-func pool(t *testing.T, in PoolInput) *Pool {
+func pool(t *testing.T, in OutcomesInput) *Outcomes {
 	t.Helper()
-	p, err := NewPool(in)
+	p, err := NewOutcomes(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +62,8 @@ func all(n int) []int {
 
 // figure3 is the paper's running example: c1 passes t1, t2, t3; c2 passes
 // t2, t3; c3 passes t3 only.
-func figure3(t *testing.T) *Pool {
-	return pool(t, PoolInput{Results: grid(t,
+func figure3(t *testing.T) *Outcomes {
+	return pool(t, OutcomesInput{Results: grid(t,
 		"P P P",
 		"F P P",
 		"F F P",
@@ -72,7 +72,7 @@ func figure3(t *testing.T) *Pool {
 
 func TestDiscrFigure3(t *testing.T) {
 	p := figure3(t)
-	q := Query{Pool: p, Mode: PassFail, Alive: all(3), Unasked: all(3)}
+	q := Query{Outcomes: p, Mode: PassFail, Alive: all(3), Unasked: all(3)}
 	var got []float64
 	for tt := range 3 {
 		got = append(got, Discr{}.Score(q, p.NewSplit(PassFail, q.Alive, tt)))
@@ -96,7 +96,7 @@ func TestPassingFigure3(t *testing.T) {
 }
 
 func TestDiscrIgnoresErrorsAndCountsCandidates(t *testing.T) {
-	p := pool(t, PoolInput{
+	p := pool(t, OutcomesInput{
 		Results: grid(t, "P", "F", "E", "T", "F", "C"),
 		Counts:  []int{10, 1, 1, 1, 1, 1},
 	})
@@ -105,7 +105,7 @@ func TestDiscrIgnoresErrorsAndCountsCandidates(t *testing.T) {
 	if pass != 1 || fail != 2 {
 		t.Errorf("|G+|, |G-| = %d, %d; want 1, 2 (errors ignored, candidates not samples)", pass, fail)
 	}
-	if got := (Discr{}).Score(Query{Pool: p}, s); got != 0.5 {
+	if got := (Discr{}).Score(Query{Outcomes: p}, s); got != 0.5 {
 		t.Errorf("s = %v, want 0.5", got)
 	}
 }
@@ -131,7 +131,7 @@ func TestSplits(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			p := pool(t, PoolInput{Results: grid(t, tc.rows...), Calls: []bool{true}})
+			p := pool(t, OutcomesInput{Results: grid(t, tc.rows...), Calls: []bool{true}})
 			if got := p.NewSplit(tc.mode, all(len(tc.rows)), 0).Splits(); got != tc.want {
 				t.Errorf("Splits = %v, want %v", got, tc.want)
 			}
@@ -140,14 +140,14 @@ func TestSplits(t *testing.T) {
 }
 
 func TestNonSplittingTestNeverAsked(t *testing.T) {
-	p := pool(t, PoolInput{Results: grid(t, "P F E", "P F E"), Calls: []bool{true, true, true}})
+	p := pool(t, OutcomesInput{Results: grid(t, "P F E", "P F E"), Calls: []bool{true, true, true}})
 	for _, name := range Selectors() {
 		sel, err := ParseSelector(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, mode := range []Mode{PassFail, Output} {
-			if tt, ok := Select(sel, Query{Pool: p, Mode: mode, Alive: all(2), Unasked: all(3)}); ok {
+			if tt, ok := Select(sel, Query{Outcomes: p, Mode: mode, Alive: all(2), Unasked: all(3)}); ok {
 				t.Errorf("%s/%s asked test %d, which does not split", name, mode, tt)
 			}
 		}
@@ -156,7 +156,7 @@ func TestNonSplittingTestNeverAsked(t *testing.T) {
 
 func TestInfoGain(t *testing.T) {
 	// Four classes with masses 1,1,1,1: H = 2 bits.
-	p := pool(t, PoolInput{
+	p := pool(t, OutcomesInput{
 		Results: grid(t,
 			"P   P F=1 E",
 			"P   F F=2 E",
@@ -164,7 +164,7 @@ func TestInfoGain(t *testing.T) {
 			"F=0 F F=4 F"),
 		Calls: []bool{true, true, true, true},
 	})
-	q := Query{Pool: p, Alive: all(4), Unasked: all(4)}
+	q := Query{Outcomes: p, Alive: all(4), Unasked: all(4)}
 	tests := []struct {
 		name string
 		mode Mode
@@ -193,7 +193,7 @@ func TestInfoGain(t *testing.T) {
 func TestInfoGainWeightsMultiplicity(t *testing.T) {
 	// Both tests split 2 candidates vs 2, so discr ties; by mass test 0
 	// splits 9 vs 9 and test 1 splits 16 vs 2: infogain prefers test 0.
-	p := pool(t, PoolInput{
+	p := pool(t, OutcomesInput{
 		Results: grid(t,
 			"P F",
 			"P P",
@@ -201,7 +201,7 @@ func TestInfoGainWeightsMultiplicity(t *testing.T) {
 			"F F"),
 		Counts: []int{1, 8, 8, 1},
 	})
-	q := Query{Pool: p, Mode: PassFail, Alive: all(4), Unasked: all(2)}
+	q := Query{Outcomes: p, Mode: PassFail, Alive: all(4), Unasked: all(2)}
 	if got, _ := Select(InfoGain{}, q); got != 0 {
 		t.Errorf("selected %d, want 0", got)
 	}
@@ -215,7 +215,7 @@ func TestInfoGainWeightsMultiplicity(t *testing.T) {
 func TestIdeal(t *testing.T) {
 	// Candidate 2 is correct. Test 0 keeps it with one wrong one; test 1
 	// keeps it alone.
-	p := pool(t, PoolInput{
+	p := pool(t, OutcomesInput{
 		Results: grid(t,
 			"P F",
 			"F F",
@@ -223,16 +223,16 @@ func TestIdeal(t *testing.T) {
 			"F F"),
 		Correct: []bool{false, false, true, false},
 	})
-	q := Query{Pool: p, Mode: PassFail, Alive: all(4), Unasked: all(2)}
+	q := Query{Outcomes: p, Mode: PassFail, Alive: all(4), Unasked: all(2)}
 	if got, ok := Select(Oracle{}, q); !ok || got != 1 {
 		t.Errorf("ideal selected %d, %v; want 1", got, ok)
 	}
 }
 
 func TestRandomIsSeededAndSplits(t *testing.T) {
-	p := pool(t, PoolInput{Results: grid(t, "P P P P F", "F F F F F")})
+	p := pool(t, OutcomesInput{Results: grid(t, "P P P P F", "F F F F F")})
 	pick := func(seed uint64, step int) int {
-		got, ok := Select(Random{}, Query{Pool: p, Mode: PassFail, Alive: all(2), Unasked: all(5), Seed: seed, Step: step})
+		got, ok := Select(Random{}, Query{Outcomes: p, Mode: PassFail, Alive: all(2), Unasked: all(5), Seed: seed, Step: step})
 		if !ok || got == 4 {
 			t.Fatalf("random picked %d, %v", got, ok)
 		}
@@ -253,7 +253,7 @@ func TestRandomIsSeededAndSplits(t *testing.T) {
 func TestCodeT(t *testing.T) {
 	// Candidates 0 and 1 pass {t0,t1}, mass 1+3: score sqrt(4)*2 = 4.
 	// Candidate 2 passes {t0,t1,t2}, mass 1: score 3. Candidate 3: 0.
-	p := pool(t, PoolInput{
+	p := pool(t, OutcomesInput{
 		Results: grid(t, "P P F", "P P F", "P P P", "F F F"),
 		Counts:  []int{1, 3, 1, 5},
 	})
@@ -272,12 +272,12 @@ func TestCodeT(t *testing.T) {
 func TestRankTieBreaks(t *testing.T) {
 	tests := []struct {
 		name  string
-		in    PoolInput
+		in    OutcomesInput
 		order []int
 		tie   []int
 	}{
-		{"multiplicity then first", PoolInput{Results: grid(t, "P", "P", "P"), Counts: []int{1, 2, 1}, First: []int{5, 9, 3}}, []int{1, 2, 0}, []int{0, 0, 0}},
-		{"prior before multiplicity, and splits ties", PoolInput{Results: grid(t, "P", "P", "F"), Counts: []int{5, 1, 9}, Prior: []float64{0.1, 0.9, 1}}, []int{1, 0, 2}, []int{0, 1, 2}},
+		{"multiplicity then first", OutcomesInput{Results: grid(t, "P", "P", "P"), Counts: []int{1, 2, 1}, First: []int{5, 9, 3}}, []int{1, 2, 0}, []int{0, 0, 0}},
+		{"prior before multiplicity, and splits ties", OutcomesInput{Results: grid(t, "P", "P", "F"), Counts: []int{5, 1, 9}, Prior: []float64{0.1, 0.9, 1}}, []int{1, 0, 2}, []int{0, 1, 2}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -294,7 +294,7 @@ func TestRankTieBreaks(t *testing.T) {
 }
 
 func TestClasses(t *testing.T) {
-	p := pool(t, PoolInput{
+	p := pool(t, OutcomesInput{
 		Results: grid(t, "P F=1", "P F=2", "P F=1", "F E"),
 		Counts:  []int{1, 2, 4, 1},
 	})
@@ -312,20 +312,20 @@ func TestClasses(t *testing.T) {
 	}
 }
 
-func TestNewPoolRejectsBadInput(t *testing.T) {
+func TestNewOutcomesRejectsBadInput(t *testing.T) {
 	tests := []struct {
 		name string
-		in   PoolInput
+		in   OutcomesInput
 	}{
-		{"ragged", PoolInput{Results: grid(t, "P P", "P")}},
-		{"counts length", PoolInput{Results: grid(t, "P"), Counts: []int{1, 2}}},
-		{"zero count", PoolInput{Results: grid(t, "P"), Counts: []int{0}}},
-		{"calls length", PoolInput{Results: grid(t, "P"), Calls: []bool{true, false}}},
+		{"ragged", OutcomesInput{Results: grid(t, "P P", "P")}},
+		{"counts length", OutcomesInput{Results: grid(t, "P"), Counts: []int{1, 2}}},
+		{"zero count", OutcomesInput{Results: grid(t, "P"), Counts: []int{0}}},
+		{"calls length", OutcomesInput{Results: grid(t, "P"), Calls: []bool{true, false}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if _, err := NewPool(tc.in); err == nil {
-				t.Error("NewPool accepted bad input")
+			if _, err := NewOutcomes(tc.in); err == nil {
+				t.Error("NewOutcomes accepted bad input")
 			}
 		})
 	}
@@ -358,12 +358,12 @@ func TestParse(t *testing.T) {
 
 func TestNoCandidates(t *testing.T) {
 	// Nothing extracted but tests: a pool of tests that split nothing.
-	p := pool(t, PoolInput{Calls: []bool{true, false}})
+	p := pool(t, OutcomesInput{Calls: []bool{true, false}})
 	if got := p.Tests(); got != 2 {
 		t.Errorf("Tests = %d, want 2", got)
 	}
 	for _, mode := range []Mode{PassFail, Output} {
-		if tt, ok := Select(InfoGain{}, Query{Pool: p, Mode: mode, Unasked: all(2)}); ok {
+		if tt, ok := Select(InfoGain{}, Query{Outcomes: p, Mode: mode, Unasked: all(2)}); ok {
 			t.Errorf("%s: asked test %d of an empty pool", mode, tt)
 		}
 	}

@@ -9,8 +9,8 @@ import (
 
 // Query is the state a selector chooses the next question in.
 type Query struct {
-	// Pool holds the candidates and the results of the tests.
-	Pool *Pool
+	// Outcomes holds the candidates and the results of the tests.
+	Outcomes *Outcomes
 	// Mode is the kind of answer the user gives.
 	Mode Mode
 	// Alive lists the remaining (not pruned) candidates.
@@ -22,7 +22,7 @@ type Query struct {
 	// Seed seeds the random selector.
 	Seed uint64
 	// Pivot[t] is the value a synthesized question t shows as its expected
-	// value (a value number of t, see Pool.Pivots); nil or -1: none, and
+	// value (a value number of t, see Outcomes.Pivots); nil or -1: none, and
 	// then nothing passes it.
 	Pivot []int32
 	// Undefined[t] is the chance that the user answers test t `undefined`
@@ -66,10 +66,10 @@ type Scored struct {
 // whose answer is surely `undefined`.
 func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
-	sc := newScratch(q.Pool)
+	sc := newScratch(q.Outcomes)
 	_, gain := sel.(gainer)
 	for _, t := range q.Unasked {
-		s := q.Pool.split(q.Mode, q.Alive, t, q.pivot(t), sc)
+		s := q.Outcomes.split(q.Mode, q.Alive, t, q.pivot(t), sc)
 		if !s.Splits() {
 			continue
 		}
@@ -194,7 +194,7 @@ func (InfoGain) expectedGain() {}
 
 // Score returns gain(t) in bits.
 func (InfoGain) Score(q Query, s *Split) float64 {
-	p := q.Pool
+	p := q.Outcomes
 	total := p.Weight(s.alive)
 	if total == 0 {
 		return 0
@@ -228,7 +228,7 @@ func (InfoGain) Score(q Query, s *Split) float64 {
 // Oracle cheats: it knows which candidates pass the hidden tests and asks the
 // test whose most favourable answer keeps the most correct mass and, among
 // those, removes the most incorrect mass. It is a reference for evaluation
-// only (it needs PoolInput.Correct) and greedy: it does not know which answer
+// only (it needs OutcomesInput.Correct) and greedy: it does not know which answer
 // the user will give, nor look further than one question, so it is no upper
 // bound — another selector can beat it at some m. It used to be called
 // "ideal", which ParseSelector still accepts.
@@ -240,7 +240,7 @@ func (Oracle) Name() string { return "oracle" }
 // Score returns kept correct mass × (|S| mass + 1) + removed incorrect mass,
 // for the answer part that maximises it.
 func (Oracle) Score(q Query, s *Split) float64 {
-	p := q.Pool
+	p := q.Outcomes
 	var good, bad int
 	tally := func(c int) {
 		if ok, _ := p.Correct(c); ok {

@@ -12,7 +12,7 @@ import (
 // `undefined`). A Split is only valid until the next split computed with the
 // same scratch space; NewSplit returns one with its own.
 type Split struct {
-	pool  *Pool
+	pool  *Outcomes
 	alive []int
 	test  int
 	// codes are the part codes present, increasing; parts[i] holds the
@@ -38,25 +38,25 @@ type scratch struct {
 	hOK bool
 }
 
-func newScratch(p *Pool) *scratch {
+func newScratch(p *Outcomes) *scratch {
 	return &scratch{count: make([]int, p.maxCode), mass: make([]float64, p.nclass)}
 }
 
 // NewSplit computes the split of the alive candidates by test t in mode. A
 // synthesized question is split with no pivot (nothing passes); Query.Split
 // uses the query's pivots.
-func (p *Pool) NewSplit(mode Mode, alive []int, t int) *Split {
+func (p *Outcomes) NewSplit(mode Mode, alive []int, t int) *Split {
 	return p.split(mode, alive, t, -1, newScratch(p))
 }
 
 // Split computes the split of q's remaining candidates by test t, a
 // synthesized question split by its pivot in q.
 func (q Query) Split(t int) *Split {
-	return q.Pool.split(q.Mode, q.Alive, t, q.pivot(t), newScratch(q.Pool))
+	return q.Outcomes.split(q.Mode, q.Alive, t, q.pivot(t), newScratch(q.Outcomes))
 }
 
 // split computes a split in the scratch space sc, overwriting the last one.
-func (p *Pool) split(mode Mode, alive []int, t int, pivot int32, sc *scratch) *Split {
+func (p *Outcomes) split(mode Mode, alive []int, t int, pivot int32, sc *scratch) *Split {
 	n := p.ncode[t]
 	count := sc.count[:n]
 	for _, c := range alive {
@@ -191,7 +191,7 @@ func (sc *scratch) drain(total float64) float64 {
 
 // entropy returns the Shannon entropy, in bits, of the distribution of the
 // behaviour classes of set, each candidate weighing sqrt(multiplicity).
-func (p *Pool) entropy(set []int, sc *scratch) float64 {
+func (p *Outcomes) entropy(set []int, sc *scratch) float64 {
 	total := 0.0
 	for _, c := range set {
 		cl := p.class[c]

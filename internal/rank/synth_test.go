@@ -10,9 +10,9 @@ import (
 // fails, and two synthesized questions (columns 1, 2). On question 1
 // candidates return 1, 1.0 (== 1), 2, raise, 2; on question 2 they all
 // return 7 but for the one that raises.
-func synthPool(t *testing.T) *Pool {
+func synthPool(t *testing.T) *Outcomes {
 	t.Helper()
-	return pool(t, PoolInput{
+	return pool(t, OutcomesInput{
 		Results: grid(t,
 			"P F=1 F=7",
 			"P F=1.0 F=7",
@@ -83,7 +83,7 @@ func TestSynthesizedSplits(t *testing.T) {
 			if tc.name == "the same value, the error aside" {
 				alive = []int{0, 1, 2, 4}
 			}
-			q := Query{Pool: p, Mode: tc.mode, Alive: alive, Unasked: all(3), Pivot: piv}
+			q := Query{Outcomes: p, Mode: tc.mode, Alive: alive, Unasked: all(3), Pivot: piv}
 			s := q.Split(tc.test)
 			if s.Splits() != tc.splits {
 				t.Errorf("splits = %v, want %v", s.Splits(), tc.splits)
@@ -96,7 +96,7 @@ func TestSynthesizedSplits(t *testing.T) {
 	// Without pivots a PassFail session could never ask question 1; with
 	// them infogain prefers it to the generated test, which only candidate
 	// 3 fails.
-	q := Query{Pool: p, Mode: PassFail, Alive: all(5), Unasked: all(3), Pivot: []int32{-1, pivot, p.Value(0, 2)}}
+	q := Query{Outcomes: p, Mode: PassFail, Alive: all(5), Unasked: all(3), Pivot: []int32{-1, pivot, p.Value(0, 2)}}
 	if got, ok := Select(InfoGain{}, q); !ok || got != 1 {
 		t.Errorf("infogain asked %d (%v), want 1", got, ok)
 	}
@@ -107,7 +107,7 @@ func TestSynthesizedSplits(t *testing.T) {
 }
 
 func TestSynthesizedChecks(t *testing.T) {
-	if _, err := NewPool(PoolInput{Results: grid(t, "P F"), Synthesized: []bool{true}}); err == nil {
+	if _, err := NewOutcomes(OutcomesInput{Results: grid(t, "P F"), Synthesized: []bool{true}}); err == nil {
 		t.Error("accepted one synthesized flag for two tests")
 	}
 }
@@ -117,7 +117,7 @@ func TestSynthesizedChecks(t *testing.T) {
 // paper's discr still offers it.
 func TestInfoGainSkipsSurelyUndefined(t *testing.T) {
 	p := synthPool(t)
-	q := Query{Pool: p, Mode: Output, Alive: all(5), Unasked: []int{0}, Undefined: []float64{1, 0, 0}}
+	q := Query{Outcomes: p, Mode: Output, Alive: all(5), Unasked: []int{0}, Undefined: []float64{1, 0, 0}}
 	if got := Scores(InfoGain{}, q); len(got) != 0 {
 		t.Errorf("infogain offered %v", got)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Comparer decides, for an `output VALUE` answer, which candidates' calls
@@ -94,24 +95,8 @@ func EqualTest(test execute.Test, value string) execute.Test {
 // or white space (around `if`, `or`, `and`, `not`, `in`, `lambda` …) outside
 // brackets and string literals. It errs towards parentheses.
 func needsParens(expr string) bool {
-	depth := 0
-	var quote byte
-	for i := 0; i < len(expr); i++ {
-		c := expr[i]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '(' || c == '[' || c == '{':
-			depth++
-		case c == ')' || c == ']' || c == '}':
-			depth--
-		case depth == 0 && strings.IndexByte(",<>=! \t\n", c) >= 0:
+	for p := range srcscan.Python.Pieces(expr) {
+		if p.Kind == srcscan.Code && p.Depth == 0 && strings.IndexByte(",<>=! \t\n", expr[p.Start]) >= 0 {
 			return true
 		}
 	}

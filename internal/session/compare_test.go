@@ -72,6 +72,11 @@ func TestEqualTestParenthesises(t *testing.T) {
 		{"x == 1", "assert f(0) == (x == 1)"},
 		{"{1: 2}", "assert f(0) == {1: 2}"},
 		{"None", "assert f(0) == None"},
+		{`f"{a, b}"`, `assert f(0) == f"{a, b}"`},
+		{`f"{d["k"]}"`, `assert f(0) == f"{d["k"]}"`},
+		{`'''a, b'''`, `assert f(0) == '''a, b'''`},
+		{`"a\", b"`, `assert f(0) == "a\", b"`},
+		{`"a" "b"`, `assert f(0) == ("a" "b")`},
 	}
 	for _, c := range cases {
 		got := EqualTest(base, c.value)

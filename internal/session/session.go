@@ -154,7 +154,7 @@ func (s Stop) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
 // It is not safe for concurrent use.
 type Session struct {
 	spec    Spec
-	pool    *rank.Pool
+	pool    *rank.Outcomes
 	sel     rank.Selector
 	ranker  rank.Ranker
 	cmp     Comparer
@@ -199,7 +199,7 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 			}
 		}
 	}
-	pool, err := rank.NewPool(spec.PoolInput())
+	pool, err := rank.NewOutcomes(spec.OutcomesInput())
 	if err != nil {
 		return nil, fmt.Errorf("new session: %w", err)
 	}
@@ -215,9 +215,9 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 	return s, nil
 }
 
-// PoolInput returns what the session's rank.Pool is built from.
-func (spec *Spec) PoolInput() rank.PoolInput {
-	in := rank.PoolInput{
+// OutcomesInput returns what the session's rank.Outcomes is built from.
+func (spec *Spec) OutcomesInput() rank.OutcomesInput {
+	in := rank.OutcomesInput{
 		Results:     spec.Results,
 		Counts:      make([]int, len(spec.Candidates)),
 		First:       make([]int, len(spec.Candidates)),
@@ -239,8 +239,8 @@ func (spec *Spec) PoolInput() rank.PoolInput {
 // Spec returns what the session was built from. The caller must not modify it.
 func (s *Session) Spec() *Spec { return &s.spec }
 
-// Pool returns the session's result pool.
-func (s *Session) Pool() *rank.Pool { return s.pool }
+// Outcomes returns the session's result pool.
+func (s *Session) Outcomes() *rank.Outcomes { return s.pool }
 
 // Alive returns the remaining candidates (indexes into Spec.Candidates), in
 // increasing order. The caller must not modify it.
@@ -260,7 +260,7 @@ func (s *Session) Asked() int { return len(s.history) }
 // first answer the chance of an undefined answer is estimated from the
 // answers so far (see undefinedChances).
 func (s *Session) query() rank.Query {
-	q := rank.Query{Pool: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.askable(s.unasked), Step: len(s.history), Seed: s.spec.Seed}
+	q := rank.Query{Outcomes: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.askable(s.unasked), Step: len(s.history), Seed: s.spec.Seed}
 	q.Undefined = s.undefinedChances(q.Unasked)
 	if s.spec.Synthesized != nil {
 		q.Pivot = s.pool.Pivots(s.Ranking())

@@ -9,7 +9,7 @@ import (
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/llm"
-	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/server"
 	"github.com/ticoder/ticoder/internal/store"
 )
@@ -118,7 +118,7 @@ func TestOldDatabaseKeepsRows(t *testing.T) {
 	if err != nil {
 		t.Fatalf("eval: %v", err)
 	}
-	qs, err := qe.OpenStore(ctx, db)
+	qs, err := qestore.OpenStore(ctx, db)
 	if err != nil {
 		t.Fatalf("qe: %v", err)
 	}
@@ -129,7 +129,7 @@ func TestOldDatabaseKeepsRows(t *testing.T) {
 	if g, ok, err := gc.Get(ctx, "g1"); err != nil || !ok || g.Samples != 4 {
 		t.Errorf("eval_generated row g1 = %+v, %v, %v; want 4 samples", g, ok, err)
 	}
-	if pools, err := qs.Pools(ctx); err != nil || len(pools) != 1 || pools[0].Name != "p1" {
+	if pools, err := qs.ExampleSets(ctx); err != nil || len(pools) != 1 || pools[0].Name != "p1" {
 		t.Errorf("qe pools = %+v, %v; want p1", pools, err)
 	}
 	for _, table := range []string{"web_sessions", "llm_responses", "exec_results", "eval_generated", "qe_text", "qe_pool", "qe_embedding"} {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/lang"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Java implements lang.Language and lang.ExampleParser.
@@ -86,7 +87,7 @@ func FindMethod(prompt, entry string) (Method, error) {
 		return Method{}, fmt.Errorf("return type of %s: %w", entry, err)
 	}
 	out := Method{Class: cls[1], Name: entry, Return: ret}
-	for _, p := range splitTop(m[2]) {
+	for _, p := range srcscan.Java.WithAngles().SplitTop(m[2], ',') {
 		p = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p), "final "))
 		if p == "" {
 			continue
@@ -102,26 +103,6 @@ func FindMethod(prompt, entry string) (Method, error) {
 		out.Params = append(out.Params, t)
 	}
 	return out, nil
-}
-
-// splitTop splits s at commas outside <> and ().
-func splitTop(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '<', '(', '[', '{':
-			depth++
-		case '>', ')', ']', '}':
-			depth--
-		case ',':
-			if depth == 0 {
-				out = append(out, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(out, s[start:])
 }
 
 // exampleRE finds `> entry(args)` and the value on the next line of a

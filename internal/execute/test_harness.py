@@ -1,0 +1,57 @@
+"""Unit tests of harness.py's pure parts: the plain-value codec and clip.
+
+Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3; importing
+harness.py runs nothing (main runs only as __main__), but it makes its
+private work directory under $TMPDIR.
+"""
+
+import collections
+import decimal
+import fractions
+import unittest
+
+import harness
+
+
+class CodecTest(unittest.TestCase):
+    def test_round_trip(self):
+        values = [
+            None, True, 3, -(1 << 2000), 2.5, "s", b"\x00\xff", [1, (2, 3)], {"k": {1, 2}},
+            frozenset({1}), 1 + 2j, range(1, 9, 2), fractions.Fraction(1, 3),
+            decimal.Decimal("1.10"), collections.deque([1, 2]),
+        ]
+        for v in values:
+            with self.subTest(v=repr(v)[:40]):
+                got = harness.decode(harness.encode(v))
+                self.assertEqual(got, v)
+                self.assertIs(type(got), type(v))
+
+    def test_not_plain(self):
+        for v in [object(), lambda: 0, iter([1])]:
+            with self.subTest(v=type(v).__name__):
+                with self.assertRaises(harness.NotPlain):
+                    harness.encode(v)
+
+    def test_too_deep(self):
+        v = []
+        for _ in range(harness.MAX_DEPTH + 5):
+            v = [v]
+        with self.assertRaises(harness.NotPlain):
+            harness.encode(v)
+
+    def test_garbled(self):
+        for e in [{"l": 1}, {"x": []}, {"l": [], "t": []}, {"c": [1]}, {"r": [1, 2, 0]}, {"q": [1, 0]}, [1]]:
+            with self.subTest(e=e):
+                with self.assertRaises(harness.Garbled):
+                    harness.decode(e)
+
+
+class ClipTest(unittest.TestCase):
+    def test_clip(self):
+        self.assertEqual(harness.clip("abc", 5), "abc")
+        self.assertEqual(harness.clip("abcdef", 3), "abc…")
+        self.assertEqual(harness.clip(7, 10), "int")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,56 @@
+"""Unit tests of extract.py, codes.py and tests.py, each imported on its own
+and also run as the one source the Go package sends to the sandbox.
+
+Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
+"""
+
+import os
+import unittest
+
+import codes
+import tests
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROMPT = 'def add(a, b):\n    """Adds."""\n'
+
+
+def concatenated():
+    """The source as extract.go builds it, run as the harness runs it."""
+    parts = []
+    for name in ("extract.py", "codes.py", "tests.py"):
+        with open(os.path.join(HERE, name)) as f:
+            parts.append(f.read())
+    g = {"__name__": "ticoder_tool"}
+    exec(compile("\n\n".join(parts), "<tool>", "exec"), g)
+    return g
+
+
+class CodesTest(unittest.TestCase):
+    def test_body_and_full(self):
+        arg = {"prompt": PROMPT, "context": "", "entry_point": "add", "style": "auto",
+               "completions": ["    return a + b\n", "def add(a, b):\n    return a+b\nprint(add(1, 2))\n", "", "def nope(:"]}
+        for name, fn in [("imported", codes.extract_codes), ("concatenated", concatenated()["extract_codes"])]:
+            with self.subTest(name):
+                got = fn(arg)["samples"]
+                self.assertEqual(len(got), 4)
+                self.assertIn("return a + b", got[0]["program"])
+                self.assertEqual(got[0]["key"], got[1]["key"], "the same program normalises to one key")
+                self.assertNotIn("print", got[1]["program"])
+                self.assertEqual(got[2].get("drop"), "empty")
+                self.assertIn(got[3].get("drop"), ("syntax", "no_entry_point"))
+
+
+class TestsTest(unittest.TestCase):
+    def test_assertions(self):
+        arg = {"entry_point": "add", "prompt": PROMPT, "context": "", "prefix": "assert ",
+               "completions": ["add(1, 2) == 3\nassert add(0, 0) == 0\n", "add(1,"], "cut": [False, True]}
+        for name, fn in [("imported", tests.extract_tests), ("concatenated", concatenated()["extract_tests"])]:
+            with self.subTest(name):
+                got = fn(arg)["samples"]
+                self.assertEqual([t["code"] for t in got[0]["tests"]], ["assert add(1, 2) == 3", "assert add(0, 0) == 0"])
+                self.assertEqual(got[0]["tests"][0]["input"], "add(1, 2)")
+                self.assertEqual(got[1]["tests"], [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,13 @@
+package interact
+
+import (
+	"testing"
+
+	"github.com/ticoder/ticoder/internal/testutil/pyunit"
+)
+
+// TestPythonUnits runs the unit tests of the package's embedded Python
+// (test_*.py beside it).
+func TestPythonUnits(t *testing.T) {
+	pyunit.Run(t, ".")
+}

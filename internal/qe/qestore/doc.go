@@ -1,0 +1,6 @@
+// Package qestore reads and keeps labelled example sets: CQE files
+// (LoadCQE, ReadCQE), sets built from labelled programs
+// (ExampleSetFromPrograms), and Store, which keeps example sets and cached
+// embeddings in ticoder's SQLite database (tables qe_*, migrated by
+// StoreSchema).
+package qestore
