@@ -64,6 +64,7 @@ IS_INIT = os.getpid() == 1
 # the host's) a fresh directory of this worker's own.
 TMP = "/tmp" if IS_INIT else tempfile.mkdtemp(prefix="ticoder-unsafe-")
 REDUCED = "reduced limit"  # a timeout under a limit lowered by degrade
+NOTRUN = "not run: timed out on earlier calls"  # a test skipped by skip
 
 _dumps = json.dumps
 _loads = json.loads
@@ -1278,11 +1279,13 @@ def legacy_result(msg, j):
     return rec
 
 
-def run_program(program, tests, timeouts, limits, degrade):
+def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0)):
     """Runs every test on one program; returns a list of result dicts.
 
     degrade = (n, limit): after n timeouts of this program, every later test
-    gets at most limit seconds (0 turns it off)."""
+    gets at most limit seconds (0 turns it off). skip = (n, start): after n
+    timeouts among the tests from index start on (a tail), the later ones
+    are reported as timeouts without running (0 turns it off)."""
     results = [None] * len(tests)
     for j, w in enumerate(tests):
         if w.bad is not None:
@@ -1291,6 +1294,7 @@ def run_program(program, tests, timeouts, limits, degrade):
     timeouts = list(timeouts)
     start = 0
     timed_out = 0
+    skipped = 0  # timeouts in the tail that skip covers
     started = False
     while start < len(tests):
         while start < len(tests) and results[start] is not None:
@@ -1383,6 +1387,12 @@ def run_program(program, tests, timeouts, limits, degrade):
             timed_out += 1
             if degrade[0] and timed_out >= degrade[0]:
                 timeouts = [min(t, degrade[1]) for t in timeouts]
+            if skip[0] and start >= skip[1]:
+                skipped += 1
+                if skipped >= skip[0]:
+                    for j in range(start + 1, len(tests)):
+                        if results[j] is None:
+                            results[j] = {"j": j, "o": "timeout", "e": NOTRUN}
         else:
             why = describe(status) if failure == "died" else failure
             results[start] = {"j": start, "o": "crash", "e": why}
@@ -1472,6 +1482,7 @@ def handle_run(req):
     timeouts = req["timeouts"]
     limits = req.get("limits", {})
     degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0))
+    skip = (int(req.get("skip_after", 0)), int(req.get("skip_from", 0)))
     programs = req["programs"]
     try:
         if tests:
@@ -1482,7 +1493,7 @@ def handle_run(req):
     for i, prog in enumerate(programs):
         dirty = False
         try:
-            results = run_program(prog["code"], tests, timeouts, limits, degrade) if tests else []
+            results = run_program(prog["code"], tests, timeouts, limits, degrade, skip) if tests else []
         except NotStarted:
             if STARTED[0]:
                 # A program before this one broke the sandbox (killed the

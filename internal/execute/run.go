@@ -214,6 +214,17 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 	}
 	req := map[string]any{"op": "run", "tests": tests, "timeouts": timeouts, "programs": progs, "limits": p.opts.Limits,
 		"allow_objects": st.job.AllowObjects}
+	if st.job.SkipAfter > 0 {
+		from := len(t.tests) // t.tests ascend: the task's tail from SkipFrom
+		for i, j := range t.tests {
+			if j >= st.job.SkipFrom {
+				from = i
+				break
+			}
+		}
+		req["skip_after"] = st.job.SkipAfter
+		req["skip_from"] = from
+	}
 	if st.job.DegradeAfter > 0 {
 		limit := st.job.DegradeLimit
 		if limit <= 0 {
