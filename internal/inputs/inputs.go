@@ -49,6 +49,12 @@ type Input struct {
 	Origin Origin `json:"origin"`
 	// Size is the number of characters of its arguments.
 	Size int `json:"size"`
+	// Atypical marks a mutation that breaks a property every seed shares
+	// at some argument (a number's sign, a string's case or emptiness, a
+	// sequence being sorted, without duplicates or non-empty, ...): an
+	// input unlike every written example, as likely outside the function's
+	// domain as inside it (see rank.PoolInput.Atypical).
+	Atypical bool `json:"atypical,omitempty"`
 }
 
 // Defaults of Request's limits.

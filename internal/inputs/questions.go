@@ -119,7 +119,19 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 	if err != nil {
 		return err
 	}
-	return spec.AddSynthesized(qs, results, classes)
+	first := len(spec.Tests) // the first question AddSynthesized adds
+	if err := spec.AddSynthesized(qs, results, classes); err != nil {
+		return err
+	}
+	for i, in := range ins {
+		if in.Atypical {
+			if spec.Atypical == nil {
+				spec.Atypical = make([]bool, len(spec.Tests))
+			}
+			spec.Atypical[first+len(calls)+i] = true
+		}
+	}
+	return nil
 }
 
 // dedupe returns the distinct strings of xs in order.

@@ -119,6 +119,11 @@ type PoolInput struct {
 	// passes is decided per question by a pivot value (Query.Pivot). nil
 	// means no test is.
 	Synthesized []bool
+	// Atypical[t] reports that synthesized question t asks about an input
+	// unlike every written example (package inputs: it breaks a property
+	// all the seeds share): infogain takes the chance that the user calls
+	// it undefined to be at least AtypicalUndefined. nil means none is.
+	Atypical []bool
 	// ValueClass numbers returned values by Python's == (inputs.Classes):
 	// reprs with the same number stand for equal values, so they are one
 	// part of a split and one behaviour. A repr it lacks (or a nil map) is
@@ -212,7 +217,7 @@ func (in PoolInput) check(nc, nt int) error {
 			return fmt.Errorf("%s has %d entries for %d candidates", name, n, nc)
 		}
 	}
-	for name, n := range map[string]int{"calls": len(in.Calls), "synthesized": len(in.Synthesized)} {
+	for name, n := range map[string]int{"calls": len(in.Calls), "synthesized": len(in.Synthesized), "atypical": len(in.Atypical)} {
 		if n != 0 && n != nt {
 			return fmt.Errorf("%s has %d entries for %d tests", name, n, nt)
 		}
@@ -347,6 +352,10 @@ func (p *Pool) Raises(c, t int) bool {
 	}
 	return p.pf[c][t] == partError
 }
+
+// atypical reports whether test t is a synthesized question about an input
+// unlike every written example (PoolInput.Atypical).
+func (p *Pool) atypical(t int) bool { return p.synth(t) && p.in.Atypical != nil && p.in.Atypical[t] }
 
 // synth reports whether test t is a synthesized question.
 func (p *Pool) synth(t int) bool { return p.in.Synthesized != nil && p.in.Synthesized[t] }

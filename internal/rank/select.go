@@ -178,10 +178,21 @@ func splitmix(x uint64) uint64 {
 // an undefined answer gains nothing.
 //
 // P(undefined) = u is Query.Undefined[t], by default the weight of the
-// remaining candidates that raise, time out or crash on the input; each
-// other part a has P(a) = (1 − u)·w(a)/w(S minus the error part), the chance
-// that the intended function behaves like part a.
+// remaining candidates that raise, time out or crash on the input, and at
+// least AtypicalUndefined for a synthesized question about an atypical
+// input (PoolInput.Atypical); each other part a has P(a) = (1 −
+// u)·w(a)/w(S minus the error part), the chance that the intended function
+// behaves like part a.
 type InfoGain struct{}
+
+// AtypicalUndefined is the least chance infogain gives an `undefined`
+// answer to a synthesized question about an input unlike every written
+// example (PoolInput.Atypical): without other evidence such an input is as
+// likely outside the function's domain as inside it, and the candidates'
+// answers there are less likely to be the intended function's. Scoring it
+// so halves its expected gain; it is still asked when nothing typical
+// splits the candidates as well.
+const AtypicalUndefined = 0.5
 
 // Name returns "infogain".
 func (InfoGain) Name() string { return "infogain" }
@@ -212,6 +223,9 @@ func (InfoGain) Score(q Query, s *Split) float64 {
 	}
 	if q.Undefined != nil {
 		u = q.Undefined[s.test]
+	}
+	if p.atypical(s.test) {
+		u = max(u, AtypicalUndefined)
 	}
 	if defined <= 0 || u >= 1 {
 		return 0

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,5 +128,40 @@ func TestInfoGainSkipsSurelyUndefined(t *testing.T) {
 	q.Undefined[0] = 0.5
 	if got := Scores(InfoGain{}, q); len(got) != 1 || got[0].Score <= 0 {
 		t.Errorf("infogain with a chance of a defined answer: %v", got)
+	}
+}
+
+// TestInfoGainAtypical: two synthesized questions split the candidates the
+// same way; the one about an atypical input (PoolInput.Atypical) is taken
+// to be answered undefined at least AtypicalUndefined of the time, so its
+// gain is the typical one's × (1 − AtypicalUndefined), and a question
+// whose candidates mostly raise keeps its larger chance of undefined.
+func TestInfoGainAtypical(t *testing.T) {
+	p := pool(t, PoolInput{
+		Results: grid(t,
+			"F=1 F=1 E",
+			"F=1 F=1 E",
+			"F=2 F=2 E",
+			"F=2 F=2 F=2",
+		),
+		Calls:       []bool{true, true, true},
+		Synthesized: []bool{true, true, true},
+		Atypical:    []bool{false, true, true},
+	})
+	q := Query{Pool: p, Mode: Output, Alive: all(4), Unasked: all(3)}
+	gain := func(t int) float64 { return InfoGain{}.Score(q, q.Split(t)) }
+	typical, atypical, raising := gain(0), gain(1), gain(2)
+	if typical <= 0 {
+		t.Fatalf("typical gain %v, want > 0", typical)
+	}
+	if want := typical * (1 - AtypicalUndefined); math.Abs(atypical-want) > 1e-12 {
+		t.Errorf("atypical gain %v, want %v", atypical, want)
+	}
+	// Three of four candidates raise on question 2: u = 3/4 > 1/2 stands.
+	if raising <= 0 || raising >= atypical {
+		t.Errorf("gain of the question most candidates reject %v, want in (0, %v)", raising, atypical)
+	}
+	if _, err := NewPool(PoolInput{Results: grid(t, "F=1"), Synthesized: []bool{true}, Atypical: []bool{true, false}}); err == nil {
+		t.Error("atypical flags of the wrong length accepted")
 	}
 }

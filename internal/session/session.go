@@ -72,6 +72,10 @@ type Spec struct {
 	// ValueClass numbers returned values by Python's == (inputs.Classes),
 	// so that values such as 1 and 1.0 are one answer; nil compares reprs.
 	ValueClass map[string]int32 `json:"value_class,omitempty"`
+	// Atypical[t] reports that synthesized question t asks about an input
+	// unlike every written example (rank.PoolInput.Atypical); nil means
+	// none is.
+	Atypical []bool `json:"atypical,omitempty"`
 	// Questions says what may be asked: generated tests, synthesized
 	// questions, or both (the zero value).
 	Questions Questions `json:"questions,omitempty"`
@@ -193,6 +197,9 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 		if len(spec.Synthesized) != len(spec.Tests) {
 			return nil, fmt.Errorf("new session: %d synthesized flags for %d tests", len(spec.Synthesized), len(spec.Tests))
 		}
+		if spec.Atypical != nil && len(spec.Atypical) != len(spec.Tests) {
+			return nil, fmt.Errorf("new session: %d atypical flags for %d tests", len(spec.Atypical), len(spec.Tests))
+		}
 		for j, syn := range spec.Synthesized {
 			if syn && spec.Tests[j].Input == "" {
 				return nil, fmt.Errorf("new session: synthesized question %d has no call", j)
@@ -226,6 +233,7 @@ func (spec *Spec) PoolInput() rank.PoolInput {
 		Correct:     spec.Correct,
 		Synthesized: spec.Synthesized,
 		ValueClass:  spec.ValueClass,
+		Atypical:    spec.Atypical,
 	}
 	for i, c := range spec.Candidates {
 		in.Counts[i], in.First[i] = max(c.Count, 1), c.First
