@@ -3,6 +3,7 @@ package rank
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -371,6 +372,18 @@ func (p *Pool) Value(c, t int) int32 { return p.vid[c][t] }
 // ValueOf returns the number on test t of the value whose repr is given, or
 // -1 when no candidate returned a value equal to it.
 func (p *Pool) ValueOf(t int, repr string) int32 { return p.valueID(t, repr, false) }
+
+// valuesOf appends to out the distinct values (value numbers) that the
+// candidates of set returned on test t, in increasing order.
+func (p *Pool) valuesOf(t int, set []int, out []int32) []int32 {
+	for _, c := range set {
+		if v := p.vid[c][t]; v >= 0 && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // Pivots returns, for each synthesized question, the value its shown
 // expected value is taken from: the value returned by the best-ranked

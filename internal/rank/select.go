@@ -25,6 +25,11 @@ type Query struct {
 	// value (a value number of t, see Pool.Pivots); nil or -1: none, and
 	// then nothing passes it.
 	Pivot []int32
+	// BestPivot lets a PassFail synthesized question show, instead of its
+	// Pivot, whichever value the remaining candidates return that the
+	// selector scores highest (ties keep Pivot): "f(x) == y ?" is a
+	// question for every such y. In Output mode the pivot changes no split.
+	BestPivot bool
 	// Undefined[t] is the chance that the user answers test t `undefined`
 	// (its input is outside the function's domain), as the caller
 	// estimates it from the answers so far; nil means the weight of the
@@ -57,6 +62,9 @@ type Scored struct {
 	Test int `json:"test"`
 	// Score is the selector's score, rounded to 1e-9.
 	Score float64 `json:"score"`
+	// Pivot is, for a synthesized question, the value it is scored with
+	// and shows (see Query.Pivot and Query.BestPivot); -1 for tests.
+	Pivot int32 `json:"pivot"`
 }
 
 // Scores returns the unasked tests that split the remaining candidates, best
@@ -68,16 +76,33 @@ func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
 	sc := newScratch(q.Pool)
 	_, gain := sel.(gainer)
+	var values []int32
 	for _, t := range q.Unasked {
-		s := q.Pool.split(q.Mode, q.Alive, t, q.pivot(t), sc)
+		pivot := q.pivot(t)
+		s := q.Pool.split(q.Mode, q.Alive, t, pivot, sc)
 		if !s.Splits() {
 			continue
 		}
 		score := quantize(sel.Score(q, s))
+		if q.BestPivot && q.Mode == PassFail && q.Pool.synth(t) {
+			values = q.Pool.valuesOf(t, q.Alive, values[:0])
+			for _, v := range values {
+				if v == q.pivot(t) {
+					continue
+				}
+				s := q.Pool.split(q.Mode, q.Alive, t, v, sc)
+				if !s.Splits() {
+					continue
+				}
+				if x := quantize(sel.Score(q, s)); x > score {
+					score, pivot = x, v
+				}
+			}
+		}
 		if gain && score <= 0 {
 			continue
 		}
-		out = append(out, Scored{Test: t, Score: score})
+		out = append(out, Scored{Test: t, Score: score, Pivot: pivot})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {

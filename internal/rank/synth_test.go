@@ -165,3 +165,33 @@ func TestInfoGainAtypical(t *testing.T) {
 		t.Error("atypical flags of the wrong length accepted")
 	}
 }
+
+// TestBestPivot: a PassFail synthesized question may show any value the
+// remaining candidates return; with BestPivot the selector scores each and
+// keeps the best (ties keep the best-ranked candidate's value), so that a
+// yes can also change which candidates lead. Output mode keeps the pivot.
+func TestBestPivot(t *testing.T) {
+	p := pool(t, PoolInput{
+		Results:     grid(t, "F=1", "F=2", "F=2", "F=3", "F=3"),
+		Calls:       []bool{true},
+		Synthesized: []bool{true},
+	})
+	one := p.ValueOf(0, "1")
+	for _, c := range []struct {
+		mode Mode
+		best bool
+		want int32
+	}{
+		{PassFail, false, one},
+		{PassFail, true, p.ValueOf(0, "2")}, // 2:3 beats 1:4; 2 and 3 tie, 2 is first
+		{Output, true, one},
+	} {
+		q := Query{Pool: p, Mode: c.mode, Alive: all(5), Unasked: all(1), Pivot: []int32{one}, BestPivot: c.best}
+		for _, sel := range []Selector{InfoGain{}, Discr{}} {
+			s := Scores(sel, q)
+			if len(s) != 1 || s[0].Pivot != c.want {
+				t.Errorf("%v, best pivot %v, %s: %+v, want pivot %d", c.mode, c.best, sel.Name(), s, c.want)
+			}
+		}
+	}
+}

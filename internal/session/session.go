@@ -96,8 +96,9 @@ type Question struct {
 	// Score is the selection strategy's score of the test.
 	Score float64 `json:"score"`
 	// Synthesized marks a synthesized question: "what should Input
-	// return?". Expected is then the value the best-ranked remaining
-	// candidate returns, shown for a yes/no answer, and Code is
+	// return?". Expected is then the value the selector chose to show
+	// (rank.Scored.Pivot; by default the one the best-ranked remaining
+	// candidate returns), shown for a yes/no answer, and Code is
 	// `assert INPUT == EXPECTED`.
 	Synthesized bool `json:"synthesized,omitempty"`
 	// Choices are, for a synthesized question, the distinct values the
@@ -271,7 +272,7 @@ func (s *Session) query() rank.Query {
 	q := rank.Query{Pool: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.askable(s.unasked), Step: len(s.history), Seed: s.spec.Seed}
 	q.Undefined = s.undefinedChances(q.Unasked)
 	if s.spec.Synthesized != nil {
-		q.Pivot = s.pool.Pivots(s.Ranking())
+		q.Pivot, q.BestPivot = s.pool.Pivots(s.Ranking()), true
 	}
 	return q
 }
@@ -401,7 +402,16 @@ func (s *Session) Next() (q Question, ok bool) {
 	if len(scores) == 0 {
 		return Question{}, false
 	}
-	q = s.question(scores[0].Test, scores[0].Score, "")
+	expected := ""
+	if best := scores[0]; s.pool.Synthesized(best.Test) && best.Pivot >= 0 {
+		for _, c := range s.alive {
+			if s.pool.Value(c, best.Test) == best.Pivot {
+				expected = s.spec.Results[c][best.Test].Value
+				break
+			}
+		}
+	}
+	q = s.question(scores[0].Test, scores[0].Score, expected)
 	s.pending = &q
 	return q, true
 }
