@@ -57,10 +57,13 @@
 // call of the generated tests and every input of the pool becomes a
 // synthesized question (package session); returned values are numbered by
 // Python's == in the sandbox (inputs.Classes), so the simulated user, the
-// comparisons and the selectors compare values as Python does. Time limits scale with the reference
-// solution's time (Limits); a short first pass with confirmation keeps
-// candidates that loop from costing the full limit on every test, and tests
-// sharing a call are not rerun where the call timed out.
+// comparisons and the selectors compare values as Python does. Time limits
+// scale with the reference solution's time (Limits); a short first pass
+// with confirmation keeps candidates that loop from costing the full limit
+// on every test, tests sharing a call are not rerun where the call timed
+// out, and the input pool runs last, smallest calls first, a candidate that
+// timed out on inputs.MaxTimeouts of them skipping the rest (recorded as
+// timeouts, execute.NotRun), as live sessions do.
 //
 // # Files
 //

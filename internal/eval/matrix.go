@@ -3,9 +3,11 @@ package eval
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/inputs"
 )
 
 // Limits set the time limits of the executions behind a problem. Without an
@@ -95,20 +97,22 @@ func (l Limits) short(full time.Duration) time.Duration {
 	return min(full, l.Short)
 }
 
-// runMatrix runs every test on every program with the limits full (the last
-// test, the hidden tests, runs with its full limit at once). Tests that share
-// a call (same setup and CALL) run the call alike: only the first of them
-// runs where that call timed out. Short first-pass timeouts are confirmed as
-// Limits describes.
-func runMatrix(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, full []time.Duration, lim Limits) ([][]execute.Result, error) {
-	last := len(tests) - 1
+// runMatrix runs every test on every program with the limits full (test
+// hidden, the hidden tests, runs with its full limit at once). Tests that
+// share a call (same setup and CALL) run the call alike: only the first of
+// them runs where that call timed out. Short first-pass timeouts are
+// confirmed as Limits describes. The tests from skipFrom on (the input pool,
+// a tail) are skipped for a program once inputs.MaxTimeouts of them have
+// timed out in the first pass (execute.Job.SkipAfter); skipped tests are
+// timeouts with Exception execute.NotRun and are not confirmed.
+func runMatrix(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, full []time.Duration, lim Limits, hidden, skipFrom int) ([][]execute.Result, error) {
 	first := make([]int, len(tests)) // first test with the same call, or itself
 	seen := map[string]int{}
 	short := make([]time.Duration, len(tests))
 	for j, t := range tests {
 		first[j] = j
 		short[j] = lim.short(full[j])
-		if j == last {
+		if j == hidden {
 			short[j] = full[j]
 		}
 		if t.Input == "" {
@@ -121,14 +125,14 @@ func runMatrix(ctx context.Context, runner execute.Runner, programs []string, te
 			seen[k] = j
 		}
 	}
-	rows, err := runSparse(ctx, runner, programs, tests, short, func(_, j int) bool { return first[j] == j })
+	rows, err := runSparse(ctx, runner, programs, tests, short, skip{inputs.MaxTimeouts, skipFrom}, func(_, j int) bool { return first[j] == j })
 	if err != nil {
 		return nil, err
 	}
 	if err := confirmTimeouts(ctx, runner, programs, tests, short, full, lim.Confirm, rows); err != nil {
 		return nil, err
 	}
-	more, err := runSparse(ctx, runner, programs, tests, full, func(i, j int) bool {
+	more, err := runSparse(ctx, runner, programs, tests, full, skip{}, func(i, j int) bool {
 		return first[j] != j && rows[i][first[j]].Outcome != execute.Timeout
 	})
 	if err != nil {
@@ -151,7 +155,10 @@ func runMatrix(ctx context.Context, runner execute.Runner, programs []string, te
 // confirmTimeouts reruns with the full limit the first n short timeouts of
 // each program, and all its short timeouts if any of those finishes.
 func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, short, full []time.Duration, n int, rows [][]execute.Result) error {
-	shortOut := func(i, j int) bool { return rows[i][j].Outcome == execute.Timeout && short[j] < full[j] }
+	shortOut := func(i, j int) bool {
+		r := rows[i][j]
+		return r.Outcome == execute.Timeout && r.Exception != execute.NotRun && short[j] < full[j]
+	}
 	picked := make([]map[int]bool, len(programs))
 	for i := range programs {
 		picked[i] = map[int]bool{}
@@ -161,7 +168,7 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 			}
 		}
 	}
-	conf, err := runSparse(ctx, runner, programs, tests, full, func(i, j int) bool { return picked[i][j] })
+	conf, err := runSparse(ctx, runner, programs, tests, full, skip{}, func(i, j int) bool { return picked[i][j] })
 	if err != nil {
 		return err
 	}
@@ -172,7 +179,7 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 			finished[i] = finished[i] || conf[i][j].Outcome != execute.Timeout
 		}
 	}
-	redo, err := runSparse(ctx, runner, programs, tests, full, func(i, j int) bool { return finished[i] && shortOut(i, j) })
+	redo, err := runSparse(ctx, runner, programs, tests, full, skip{}, func(i, j int) bool { return finished[i] && shortOut(i, j) })
 	if err != nil {
 		return err
 	}
@@ -186,10 +193,15 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 	return nil
 }
 
+// skip is a run's execute.Job.SkipAfter rule: after the tests from index
+// from on have timed out after times on a program, it skips the rest of
+// them (off when after is 0).
+type skip struct{ after, from int }
+
 // runSparse runs test j on program i only where want(i, j); the other cells
 // are left as zero Results with Outcome Fail. Programs that want the same
 // tests share one job.
-func runSparse(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, timeouts []time.Duration, want func(i, j int) bool) ([][]execute.Result, error) {
+func runSparse(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, timeouts []time.Duration, sk skip, want func(i, j int) bool) ([][]execute.Result, error) {
 	rows := make([][]execute.Result, len(programs))
 	groups := map[string][]int{}
 	var order []string
@@ -218,6 +230,12 @@ func runSparse(ctx context.Context, runner execute.Runner, programs []string, te
 	for _, k := range order {
 		js, is := cols[k], groups[k]
 		job := execute.Job{Programs: make([]string, len(is)), Tests: make([]execute.Test, len(js)), Timeouts: make([]time.Duration, len(js))}
+		if sk.after > 0 {
+			job.SkipAfter, job.SkipFrom = sk.after, len(js)
+			if k := slices.IndexFunc(js, func(j int) bool { return j >= sk.from }); k >= 0 {
+				job.SkipFrom = k
+			}
+		}
 		for a, i := range is {
 			job.Programs[a] = programs[i]
 		}

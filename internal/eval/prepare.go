@@ -50,7 +50,11 @@ type Generated struct {
 //  4. the problem's input pool (package inputs, at most MaxInputs calls) on
 //     the reference and every candidate, in the same runs as steps 1 and 2
 //     and with the same time limits as a generated test (the call matrix),
-//     and the synthesized questions built from it (see synthesize).
+//     and the synthesized questions built from it (see synthesize). The
+//     candidates run the pool last, smallest calls first
+//     (inputs.RunOrder); one that timed out on inputs.MaxTimeouts calls
+//     in the first pass is not called on the rest, which are recorded as
+//     timeouts (execute.NotRun), as in a live session.
 func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Generated, lim Limits) (Problem, error) {
 	lim = lim.WithDefaults()
 	nt := len(g.Tests)
@@ -110,9 +114,35 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		Results: make([][]execute.Result, len(programs)), Correct: make([]bool, len(programs)),
 	}
 	t0 := time.Now()
-	matrix, err := runMatrix(ctx, runner, programs, all, timeouts, lim)
+	// The job runs the input pool last, smallest calls first, so that a
+	// candidate that timed out on inputs.MaxTimeouts of them is not called
+	// on the rest (execute.Job.SkipAfter).
+	perm := make([]int, 0, len(all)) // perm[k]: the column of all that runs k-th
+	for j := range ng {
+		perm = append(perm, j)
+	}
+	for k := range eq {
+		perm = append(perm, nt+k)
+	}
+	perm = append(perm, len(all)-1)
+	skipFrom := len(perm)
+	for _, k := range inputs.RunOrder(ins) {
+		perm = append(perm, ng+k)
+	}
+	run, runTimeouts := make([]execute.Test, len(all)), make([]time.Duration, len(all))
+	for k, j := range perm {
+		run[k], runTimeouts[k] = all[j], timeouts[j]
+	}
+	ran, err := runMatrix(ctx, runner, programs, run, runTimeouts, lim, skipFrom-1, skipFrom)
 	if err != nil {
 		return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
+	}
+	matrix := make([][]execute.Result, len(ran))
+	for i, row := range ran {
+		matrix[i] = make([]execute.Result, len(all))
+		for k, j := range perm {
+			matrix[i][j] = row[k]
+		}
 	}
 	eqResults := make([][]execute.Result, len(programs)+1)
 	for i, row := range matrix {

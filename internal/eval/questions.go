@@ -102,6 +102,10 @@ func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []in
 	p.Tests = append(slices.Clip(p.Tests[:ng]), syn...)
 
 	p.Synthesized = slices.Clone(u.Synthesized)
+	p.Atypical = make([]bool, len(p.Tests))
+	for i, in := range ins {
+		p.Atypical[len(p.Tests)-len(ins)+i] = in.Atypical
+	}
 	p.ValueClass = classes
 	p.Inputs = len(ins)
 	return nil

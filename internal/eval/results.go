@@ -15,7 +15,7 @@ import (
 
 // resultsVersion changes whenever the meaning of a Result changes, so old
 // files are not resumed into new runs.
-const resultsVersion = 2
+const resultsVersion = 3
 
 // Settings identify a benchmark run: a killed run resumes only the problems
 // finished under the same settings.

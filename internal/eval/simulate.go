@@ -37,6 +37,9 @@ type Problem struct {
 	Synthesized []bool
 	// ValueClass numbers returned values by Python's == (inputs.Classes).
 	ValueClass map[string]int32
+	// Atypical[t] reports that synthesized question t asks about an input
+	// unlike every written example (session.Spec.Atypical); nil means none.
+	Atypical []bool
 	// Results[c][t] is the result of Tests[t] on Candidates[c].
 	Results [][]execute.Result
 	// Correct[c] reports whether Candidates[c] passes the hidden tests.
@@ -357,10 +360,10 @@ func (p Problem) spec(cfg Config, st strategy, rk rank.Ranker) session.Spec {
 		Task: p.Task, Candidates: p.Candidates, Tests: p.Tests, Results: p.Results,
 		Mode: st.mode, Select: st.sel, Rank: rk.Name(), MaxQuestions: cfg.MaxQuestions,
 		Seed: problemSeed(cfg.Seed, p.ID), Prior: p.Prior, Correct: p.Correct, ProtectCorrect: st.protect,
-		Synthesized: p.Synthesized, ValueClass: p.ValueClass, Questions: st.ask,
+		Synthesized: p.Synthesized, ValueClass: p.ValueClass, Atypical: p.Atypical, Questions: st.ask,
 	}
 	if p.Synthesized != nil && st.ask == session.TestsOnly {
-		spec.Tests, spec.Synthesized, spec.Questions = p.Tests[:p.Generated], nil, session.Both
+		spec.Tests, spec.Synthesized, spec.Atypical, spec.Questions = p.Tests[:p.Generated], nil, nil, session.Both
 		spec.Results = make([][]execute.Result, len(p.Results))
 		for c, row := range p.Results {
 			spec.Results[c] = row[:p.Generated]

@@ -26,6 +26,15 @@ type Job struct {
 	DegradeAfter int
 	// DegradeLimit is the reduced limit (default 100 ms).
 	DegradeLimit time.Duration
+	// SkipAfter, if positive, stops running a program's tests from index
+	// SkipFrom on (a tail of Tests) once SkipAfter of them have timed out:
+	// the later ones are reported as Timeout with Exception NotRun. A
+	// program that loops on many inputs of an input pool then costs
+	// SkipAfter limits, not one per input. Such results are cached like
+	// any other: for a given job they are what the program did.
+	SkipAfter int
+	// SkipFrom is the first test that SkipAfter applies to.
+	SkipFrom int
 	// AllowObjects lets a program return objects that are not plain data
 	// and compares them inside the program's own process, as OpenAI's
 	// harness does. A program written to attack ticoder can then forge its
@@ -36,6 +45,11 @@ type Job struct {
 // ReducedLimit is the Exception of a Timeout that happened under a limit
 // lowered by Job.DegradeAfter; such results are not cached.
 const ReducedLimit = "reduced limit"
+
+// NotRun is the Exception of a Timeout reported without running the test:
+// the program had already timed out on Job.SkipAfter tests of the tail that
+// Job.SkipFrom starts.
+const NotRun = "not run: timed out on earlier calls"
 
 // Runner is what the rest of ticoder needs from the execution engine. *Pool
 // implements it.

@@ -1281,12 +1281,15 @@ def legacy_result(msg, j):
     return rec
 
 
-def run_program(program, tests, timeouts, limits, degrade):
+def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
     """Runs every test on one program; returns a list of result dicts.
 
     degrade = (n, limit, reduced): after n timeouts of this program, every
     later test gets at most limit seconds (0 turns it off); a timeout under
-    such a lowered limit carries the exception text reduced."""
+    such a lowered limit carries the exception text reduced. skip = (n,
+    start, notrun): after n timeouts among the tests from index start on (a
+    tail), the later ones are reported as timeouts with the exception text
+    notrun, without running (0 turns it off)."""
     results = [None] * len(tests)
     for j, w in enumerate(tests):
         if w.bad is not None:
@@ -1295,6 +1298,7 @@ def run_program(program, tests, timeouts, limits, degrade):
     timeouts = list(timeouts)
     start = 0
     timed_out = 0
+    skipped = 0  # timeouts in the tail that skip covers
     started = False
     while start < len(tests):
         while start < len(tests) and results[start] is not None:
@@ -1387,6 +1391,12 @@ def run_program(program, tests, timeouts, limits, degrade):
             timed_out += 1
             if degrade[0] and timed_out >= degrade[0]:
                 timeouts = [min(t, degrade[1]) for t in timeouts]
+            if skip[0] and start >= skip[1]:
+                skipped += 1
+                if skipped >= skip[0]:
+                    for j in range(start + 1, len(tests)):
+                        if results[j] is None:
+                            results[j] = {"j": j, "o": "timeout", "e": skip[2]}
         else:
             why = describe(status) if failure == "died" else failure
             results[start] = {"j": start, "o": "crash", "e": why}
@@ -1461,7 +1471,8 @@ def handle_run(req):
     """Answers a run request (Go's runRequest): op, tests, timeouts,
     programs ([{id, code}]), limits, allow_objects, degrade_after,
     degrade_limit and reduced (the exception text of a timeout under a
-    lowered limit). Replies: {type: "result", program, results} per program,
+    lowered limit), skip_after, skip_from and not_run (the exception text of
+    a test not run after too many timeouts). Replies: {type: "result", program, results} per program,
     then {type: "done"[, dirty, handled]}."""
     allow = bool(req.get("allow_objects"))
     raw = req["tests"]
@@ -1481,6 +1492,7 @@ def handle_run(req):
     timeouts = req["timeouts"]
     limits = req.get("limits", {})
     degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0), req.get("reduced", ""))
+    skip = (int(req.get("skip_after", 0)), int(req.get("skip_from", 0)), req.get("not_run", ""))
     programs = req["programs"]
     try:
         if tests:
@@ -1491,7 +1503,7 @@ def handle_run(req):
     for i, prog in enumerate(programs):
         dirty = False
         try:
-            results = run_program(prog["code"], tests, timeouts, limits, degrade) if tests else []
+            results = run_program(prog["code"], tests, timeouts, limits, degrade, skip) if tests else []
         except NotStarted:
             if STARTED[0]:
                 # A program before this one broke the sandbox (killed the

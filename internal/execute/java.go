@@ -30,8 +30,9 @@ import (
 // fails when it throws AssertionError or java.lang.Exception (MBJP's tests),
 // and errs on any other exception.
 //
-// Job.AllowObjects and Job.DegradeAfter are not applied: values are always
-// compared as plain data, and every test gets its full limit.
+// Job.AllowObjects, Job.DegradeAfter and Job.SkipAfter are not applied:
+// values are always compared as plain data, and every test runs with its
+// full limit.
 type JavaPool struct {
 	spec    jvmSpec
 	workers int

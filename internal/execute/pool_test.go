@@ -161,6 +161,49 @@ func TestDegradeAfterTimeouts(t *testing.T) {
 	}
 }
 
+// TestSkipAfterTimeouts: once a program has timed out on SkipAfter tests of
+// the tail from SkipFrom, the rest of that tail is reported as not run; the
+// tests before SkipFrom and a program that does not loop run as usual, and a
+// second run gives the same results.
+func TestSkipAfterTimeouts(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	tests := make([]Test, 7)
+	for i := range tests {
+		call := fmt.Sprintf("f(%d)", i-3) // f(-3) … f(3)
+		tests[i] = Test{Code: "assert " + call + " == None", Input: call, Expected: "None"}
+	}
+	loopsOnNegative := "def f(x):\n    while x < 0:\n        pass\n    return x\n"
+	const skipAfter, skipFrom = 2, 1
+	job := Job{Programs: []string{loopsOnNegative, "def f(x):\n    return x\n"}, Tests: tests, Timeout: 50 * time.Millisecond,
+		SkipAfter: skipAfter, SkipFrom: skipFrom}
+	cases := []struct {
+		program   int
+		test      int
+		outcome   Outcome
+		exception string
+	}{
+		{0, 0, Timeout, ""},     // before SkipFrom: runs, does not count
+		{0, 1, Timeout, ""},     // f(-2): first timeout of the tail
+		{0, 2, Timeout, ""},     // f(-1): second
+		{0, 3, Timeout, NotRun}, // f(0) would return: not run
+		{0, 6, Timeout, NotRun},
+		{1, 0, Fail, ""}, // f(-3) returns -3 (!= None)
+		{1, 6, Fail, ""},
+	}
+	for run := range 2 {
+		m, err := p.Run(context.Background(), job, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cases {
+			r := m.Results[c.program][c.test]
+			if r.Outcome != c.outcome || r.Exception != c.exception {
+				t.Errorf("run %d, program %d, test %d: %v %q, want %v %q", run, c.program, c.test, r.Outcome, r.Exception, c.outcome, c.exception)
+			}
+		}
+	}
+}
+
 func TestUnsafeModeRunsWithoutNamespaces(t *testing.T) {
 	hostFile := filepath.Join(t.TempDir(), "visible")
 	if err := os.WriteFile(hostFile, nil, 0o644); err != nil {

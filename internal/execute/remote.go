@@ -200,6 +200,14 @@ func (r *Remote) batch(st *runState, progs, tests []int) remoteBatch {
 		DegradeAfter: st.job.DegradeAfter,
 		DegradeLimit: st.job.DegradeLimit,
 		AllowObjects: st.job.AllowObjects,
+		SkipAfter:    st.job.SkipAfter,
+		SkipFrom:     len(tests), // tests ascend: the batch's tail from SkipFrom
+	}
+	for i, j := range tests {
+		if j >= st.job.SkipFrom {
+			job.SkipFrom = i
+			break
+		}
 	}
 	parts := []string{"batch-v1"}
 	for _, d := range progs {

@@ -213,6 +213,16 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 		progs[i] = wireProgram{ID: i, Code: st.distinct[d]}
 	}
 	req := newRunRequest(&st.job, tests, timeouts, progs, p.opts.Limits)
+	if st.job.SkipAfter > 0 {
+		req.SkipAfter = st.job.SkipAfter
+		req.SkipFrom = len(t.tests) // t.tests ascend: the task's tail from SkipFrom
+		for i, j := range t.tests {
+			if j >= st.job.SkipFrom {
+				req.SkipFrom = i
+				break
+			}
+		}
+	}
 	if err := w.send(req); err != nil {
 		p.release(w, true)
 		return t, nil // retry everything on a fresh worker

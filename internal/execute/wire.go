@@ -43,6 +43,12 @@ type runRequest struct {
 	// (ReducedLimit: the constant is defined here only, the harness takes
 	// it from the request).
 	Reduced string `json:"reduced"`
+	// SkipAfter, SkipFrom and NotRun: after SkipAfter timeouts among the
+	// tests from index SkipFrom on, the later ones are reported as timeouts
+	// with Exception NotRun without running; 0 means never.
+	SkipAfter int    `json:"skip_after,omitempty"`
+	SkipFrom  int    `json:"skip_from,omitempty"`
+	NotRun    string `json:"not_run"`
 }
 
 // runReply is one reply to a runRequest: Type "result" carries Program's
@@ -77,7 +83,7 @@ type callReply struct {
 // newRunRequest builds a run request for job's settings.
 func newRunRequest(job *Job, tests []Test, timeouts []float64, progs []wireProgram, limits Limits) runRequest {
 	req := runRequest{Op: opRun, Tests: tests, Timeouts: timeouts, Programs: progs, Limits: limits,
-		AllowObjects: job.AllowObjects, Reduced: ReducedLimit}
+		AllowObjects: job.AllowObjects, Reduced: ReducedLimit, NotRun: NotRun}
 	if job.DegradeAfter > 0 {
 		limit := job.DegradeLimit
 		if limit <= 0 {

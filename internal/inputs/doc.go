@@ -53,7 +53,20 @@
 // returned (Result.Value, a bounded repr) or the exception it raised; its
 // pass/fail outcome means nothing. Its results are cached like any test's.
 // The cost is one sandboxed Generate per problem and at most MaxInputs
-// calls per candidate under the caller's time limits.
+// calls per candidate under the caller's time limits. The calls run
+// smallest first (RunOrder) and a candidate that timed out on MaxTimeouts
+// of them is not called on the rest, which count as timeouts
+// (execute.Job.SkipAfter, execute.NotRun): a candidate that loops or is too
+// slow on small inputs does the same on larger ones, and each timeout costs
+// a time limit and a new process. Both the simulation (package eval) and
+// live sessions (Synthesize) apply the rule, so a question behaves alike in
+// both.
+//
+// Mutations that break a property every seed shares (item 4 above) are
+// marked Atypical: an input unlike every written example is as likely
+// outside the function's domain as inside, and the infogain selector
+// counts an `undefined` answer to it as at least even odds
+// (rank.AtypicalUndefined).
 //
 // # Equal values
 //

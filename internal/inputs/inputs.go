@@ -1,9 +1,11 @@
 package inputs
 
 import (
+	"cmp"
 	"context"
 	_ "embed"
 	"fmt"
+	"slices"
 
 	"github.com/ticoder/ticoder/internal/execute"
 )
@@ -47,6 +49,12 @@ type Input struct {
 	Origin Origin `json:"origin"`
 	// Size is the number of characters of its arguments.
 	Size int `json:"size"`
+	// Atypical marks a mutation that breaks a property every seed shares
+	// at some argument (a number's sign, a string's case or emptiness, a
+	// sequence being sorted, without duplicates or non-empty, ...): an
+	// input unlike every written example, as likely outside the function's
+	// domain as inside it (see rank.OutcomesInput.Atypical).
+	Atypical bool `json:"atypical,omitempty"`
 }
 
 // Defaults of Request's limits.
@@ -113,6 +121,27 @@ func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
 		return nil, fmt.Errorf("build the inputs of %s: %w", req.Entry, err)
 	}
 	return out.Inputs, nil
+}
+
+// MaxTimeouts is how many calls of the input pool a program may time out on:
+// once it has, it is not called on the rest of the pool, and those calls
+// are recorded as timeouts (execute.NotRun; execute.Job.SkipAfter). The
+// calls run smallest first (RunOrder), so the calls skipped are the larger
+// ones, on which a program that loops or is too slow on smaller inputs most
+// likely does the same. Both the simulated user (package eval) and live
+// sessions (Synthesize) apply it.
+const MaxTimeouts = 4
+
+// RunOrder returns the order in which to run a pool's calls: by size,
+// smallest first, ties in pool order (the pool's own order, which ranks
+// questions, is unchanged).
+func RunOrder(ins []Input) []int {
+	order := make([]int, len(ins))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(ins[a].Size, ins[b].Size) })
+	return order
 }
 
 // Test returns the test that runs an input on a program: the call compared

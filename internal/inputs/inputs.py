@@ -372,12 +372,15 @@ def collect(arg):
             seed_calls.add(call)
             seeds.append((len(call), len(seeds), c))
 
-    def add(c, origin):
+    def add(c, origin, atypical=False):
         call = _render(entry, *c)
         if call in seen or len(call) > max_chars or len(out) >= max_inputs:
             return
         seen.add(call)
-        out.append({"call": call, "origin": origin, "size": len(call) - len(entry) - 2})
+        item = {"call": call, "origin": origin, "size": len(call) - len(entry) - 2}
+        if atypical:
+            item["atypical"] = True
+        out.append(item)
 
     for t in tests:
         if t.get("input") and not t.get("setup"):
@@ -430,7 +433,7 @@ def collect(arg):
                     else:
                         later.append((args, kwargs))
     for c in later:
-        add(c, "mutation")
+        add(c, "mutation", True)
     return {"inputs": out}
 
 

@@ -245,4 +245,18 @@ func TestMutationsKeepInvariantsFirst(t *testing.T) {
 	if !broken {
 		t.Errorf("no mutation breaks a property: %v", ins)
 	}
+	// The mutations that keep every property are typical, the others not.
+	for i, in := range ins {
+		if want := i >= len(keep); in.Atypical != want {
+			t.Errorf("%s: atypical = %v, want %v", in.Call, in.Atypical, want)
+		}
+	}
+}
+
+// TestRunOrder: smallest calls first, ties in pool order.
+func TestRunOrder(t *testing.T) {
+	ins := []Input{{Call: "f(100)", Size: 3}, {Call: "f(1)", Size: 1}, {Call: "f(10)", Size: 2}, {Call: "f(2)", Size: 1}}
+	if d := cmp.Diff([]int{1, 3, 2, 0}, RunOrder(ins)); d != "" {
+		t.Errorf("RunOrder (-want +got):\n%s", d)
+	}
 }

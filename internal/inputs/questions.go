@@ -45,9 +45,11 @@ const (
 // results are set (session.Spec.AddSynthesized): one per distinct call of
 // its tests (TestCalls; their values are already in the results), then one
 // per input of the pool that req describes (req.Tests is taken from the
-// spec), which it runs on every candidate: one job, each call limited to
-// min(timeout, CallTimeout), and a program that timed out twice gets 100 ms
-// for the rest (execute.Job.DegradeAfter). Values are numbered by Python's
+// spec), which it runs on every candidate: one job, smallest calls first
+// (RunOrder), each call limited to min(timeout, CallTimeout); a program that
+// timed out twice gets 100 ms for the rest (execute.Job.DegradeAfter), and
+// one that timed out MaxTimeouts times is not called on the rest (recorded
+// as timeouts, execute.NotRun). Values are numbered by Python's
 // == (Classes). It is safe for concurrent use if r is.
 func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, timeout time.Duration) error {
 	tests := make([]execute.Test, len(spec.Tests))
@@ -65,7 +67,7 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 		qs = append(qs, session.SynthesizedTest(tests[j].Setup, tests[j].Input))
 	}
 	job := execute.Job{Programs: make([]string, len(spec.Candidates)), Timeout: min(timeout, CallTimeout),
-		DegradeAfter: degradeAfter, DegradeLimit: degradeLimit}
+		DegradeAfter: degradeAfter, DegradeLimit: degradeLimit, SkipAfter: MaxTimeouts}
 	if job.Timeout <= 0 {
 		job.Timeout = CallTimeout
 	}
@@ -74,7 +76,10 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 	}
 	for _, in := range ins {
 		qs = append(qs, session.SynthesizedTest("", in.Call))
-		job.Tests = append(job.Tests, in.Test())
+	}
+	order := RunOrder(ins)
+	for _, k := range order {
+		job.Tests = append(job.Tests, ins[k].Test())
 	}
 	results := make([][]execute.Result, len(spec.Candidates))
 	for c, row := range spec.Results {
@@ -88,7 +93,11 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 			return fmt.Errorf("run %d inputs on %d candidates: %w", len(ins), len(spec.Candidates), err)
 		}
 		for c := range results {
-			results[c] = append(results[c], m.Results[c]...)
+			row := make([]execute.Result, len(ins))
+			for b, k := range order {
+				row[k] = m.Results[c][b]
+			}
+			results[c] = append(results[c], row...)
 		}
 	}
 	var reprs []string
@@ -110,7 +119,19 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 	if err != nil {
 		return err
 	}
-	return spec.AddSynthesized(qs, results, classes)
+	first := len(spec.Tests) // the first question AddSynthesized adds
+	if err := spec.AddSynthesized(qs, results, classes); err != nil {
+		return err
+	}
+	for i, in := range ins {
+		if in.Atypical {
+			if spec.Atypical == nil {
+				spec.Atypical = make([]bool, len(spec.Tests))
+			}
+			spec.Atypical[first+len(calls)+i] = true
+		}
+	}
+	return nil
 }
 
 // dedupe returns the distinct strings of xs in order.

@@ -378,6 +378,12 @@ func TestCheckJob(t *testing.T) {
 		{"zero limit", func() *jobMsg { j := ok(); j.Timeouts[0] = 0; return &jobMsg{V: wireVersion, Run: j} }, "time limit"},
 		{"day-long limit", func() *jobMsg { j := ok(); j.Timeouts[0] = 24 * time.Hour; return &jobMsg{V: wireVersion, Run: j} }, "time limit"},
 		{"negative reduced limit", func() *jobMsg { j := ok(); j.DegradeLimit = -1; return &jobMsg{V: wireVersion, Run: j} }, "reduced"},
+		{"skip past the tests", func() *jobMsg {
+			j := ok()
+			j.SkipAfter, j.SkipFrom = 1, len(j.Tests)+1
+			return &jobMsg{V: wireVersion, Run: j}
+		}, "skip"},
+		{"negative skip", func() *jobMsg { j := ok(); j.SkipAfter = -1; return &jobMsg{V: wireVersion, Run: j} }, "skip"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -307,6 +307,8 @@ func checkJob(m *jobMsg) error {
 		return fmt.Errorf("job with %d limits for %d tests", len(j.Timeouts), len(j.Tests))
 	case j.DegradeLimit < 0 || j.DegradeLimit > maxJobTimeout || j.DegradeAfter < 0:
 		return errors.New("job with a bad reduced limit")
+	case j.SkipAfter < 0 || j.SkipFrom < 0 || j.SkipFrom > len(j.Tests):
+		return errors.New("job with a bad skip rule")
 	}
 	for _, t := range j.Timeouts {
 		if t <= 0 || t > maxJobTimeout {

@@ -19,7 +19,14 @@
 // shows a value, its pivot (Query.Pivot): the value of the best-ranked
 // remaining candidate whose call returned one (Outcomes.Pivots); a candidate
 // that returned the pivot passes it, one that returned another value fails
-// it.
+// it. In PassFail mode, with Query.BestPivot (sessions set it), the
+// selector may instead show whichever value the remaining candidates return
+// that it scores highest (Scored.Pivot; ties keep the best-ranked
+// candidate's): "f(x) == y ?" is a question for every such y, and with the
+// best-ranked candidate's value a yes could never change which candidate
+// leads — the rankers do not count synthesized questions, and that
+// candidate passes. In Output mode every value is its own answer, so the
+// pivot changes no split.
 //
 // # Definitions
 //

@@ -3,6 +3,7 @@ package rank
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,6 +120,11 @@ type OutcomesInput struct {
 	// passes is decided per question by a pivot value (Query.Pivot). nil
 	// means no test is.
 	Synthesized []bool
+	// Atypical[t] reports that synthesized question t asks about an input
+	// unlike every written example (package inputs: it breaks a property
+	// all the seeds share): infogain takes the chance that the user calls
+	// it undefined to be at least AtypicalUndefined. nil means none is.
+	Atypical []bool
 	// ValueClass numbers returned values by Python's == (inputs.Classes):
 	// reprs with the same number stand for equal values, so they are one
 	// part of a split and one behaviour. A repr it lacks (or a nil map) is
@@ -212,7 +218,7 @@ func (in OutcomesInput) check(nc, nt int) error {
 			return fmt.Errorf("%s has %d entries for %d candidates", name, n, nc)
 		}
 	}
-	for name, n := range map[string]int{"calls": len(in.Calls), "synthesized": len(in.Synthesized)} {
+	for name, n := range map[string]int{"calls": len(in.Calls), "synthesized": len(in.Synthesized), "atypical": len(in.Atypical)} {
 		if n != 0 && n != nt {
 			return fmt.Errorf("%s has %d entries for %d tests", name, n, nt)
 		}
@@ -348,6 +354,10 @@ func (p *Outcomes) Raises(c, t int) bool {
 	return p.pf[c][t] == partError
 }
 
+// atypical reports whether test t is a synthesized question about an input
+// unlike every written example (OutcomesInput.Atypical).
+func (p *Outcomes) atypical(t int) bool { return p.synth(t) && p.in.Atypical != nil && p.in.Atypical[t] }
+
 // synth reports whether test t is a synthesized question.
 func (p *Outcomes) synth(t int) bool { return p.in.Synthesized != nil && p.in.Synthesized[t] }
 
@@ -362,6 +372,18 @@ func (p *Outcomes) Value(c, t int) int32 { return p.vid[c][t] }
 // ValueOf returns the number on test t of the value whose repr is given, or
 // -1 when no candidate returned a value equal to it.
 func (p *Outcomes) ValueOf(t int, repr string) int32 { return p.valueID(t, repr, false) }
+
+// valuesOf appends to out the distinct values (value numbers) that the
+// candidates of set returned on test t, in increasing order.
+func (p *Outcomes) valuesOf(t int, set []int, out []int32) []int32 {
+	for _, c := range set {
+		if v := p.vid[c][t]; v >= 0 && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // Pivots returns, for each synthesized question, the value its shown
 // expected value is taken from: the value returned by the best-ranked

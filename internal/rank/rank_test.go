@@ -81,7 +81,7 @@ func TestDiscrFigure3(t *testing.T) {
 		t.Errorf("s(t1), s(t2), s(t3) (-want +got):\n%s", diff)
 	}
 	// t3 does not split, so it is never offered; t1 and t2 tie, t1 first.
-	if diff := cmp.Diff([]Scored{{0, 0.5}, {1, 0.5}}, Scores(Discr{}, q)); diff != "" {
+	if diff := cmp.Diff([]Scored{{0, 0.5, -1}, {1, 0.5, -1}}, Scores(Discr{}, q)); diff != "" {
 		t.Errorf("Scores (-want +got):\n%s", diff)
 	}
 }

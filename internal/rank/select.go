@@ -25,6 +25,11 @@ type Query struct {
 	// value (a value number of t, see Outcomes.Pivots); nil or -1: none, and
 	// then nothing passes it.
 	Pivot []int32
+	// BestPivot lets a PassFail synthesized question show, instead of its
+	// Pivot, whichever value the remaining candidates return that the
+	// selector scores highest (ties keep Pivot): "f(x) == y ?" is a
+	// question for every such y. In Output mode the pivot changes no split.
+	BestPivot bool
 	// Undefined[t] is the chance that the user answers test t `undefined`
 	// (its input is outside the function's domain), as the caller
 	// estimates it from the answers so far; nil means the weight of the
@@ -57,6 +62,9 @@ type Scored struct {
 	Test int `json:"test"`
 	// Score is the selector's score, rounded to 1e-9.
 	Score float64 `json:"score"`
+	// Pivot is, for a synthesized question, the value it is scored with
+	// and shows (see Query.Pivot and Query.BestPivot); -1 for tests.
+	Pivot int32 `json:"pivot"`
 }
 
 // Scores returns the unasked tests that split the remaining candidates, best
@@ -68,16 +76,33 @@ func Scores(sel Selector, q Query) []Scored {
 	var out []Scored
 	sc := newScratch(q.Outcomes)
 	_, gain := sel.(gainer)
+	var values []int32
 	for _, t := range q.Unasked {
-		s := q.Outcomes.split(q.Mode, q.Alive, t, q.pivot(t), sc)
+		pivot := q.pivot(t)
+		s := q.Outcomes.split(q.Mode, q.Alive, t, pivot, sc)
 		if !s.Splits() {
 			continue
 		}
 		score := quantize(sel.Score(q, s))
+		if q.BestPivot && q.Mode == PassFail && q.Outcomes.synth(t) {
+			values = q.Outcomes.valuesOf(t, q.Alive, values[:0])
+			for _, v := range values {
+				if v == q.pivot(t) {
+					continue
+				}
+				s := q.Outcomes.split(q.Mode, q.Alive, t, v, sc)
+				if !s.Splits() {
+					continue
+				}
+				if x := quantize(sel.Score(q, s)); x > score {
+					score, pivot = x, v
+				}
+			}
+		}
 		if gain && score <= 0 {
 			continue
 		}
-		out = append(out, Scored{Test: t, Score: score})
+		out = append(out, Scored{Test: t, Score: score, Pivot: pivot})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -178,10 +203,21 @@ func splitmix(x uint64) uint64 {
 // an undefined answer gains nothing.
 //
 // P(undefined) = u is Query.Undefined[t], by default the weight of the
-// remaining candidates that raise, time out or crash on the input; each
-// other part a has P(a) = (1 − u)·w(a)/w(S minus the error part), the chance
-// that the intended function behaves like part a.
+// remaining candidates that raise, time out or crash on the input, and at
+// least AtypicalUndefined for a synthesized question about an atypical
+// input (OutcomesInput.Atypical); each other part a has P(a) = (1 −
+// u)·w(a)/w(S minus the error part), the chance that the intended function
+// behaves like part a.
 type InfoGain struct{}
+
+// AtypicalUndefined is the least chance infogain gives an `undefined`
+// answer to a synthesized question about an input unlike every written
+// example (OutcomesInput.Atypical): without other evidence such an input is as
+// likely outside the function's domain as inside it, and the candidates'
+// answers there are less likely to be the intended function's. Scoring it
+// so halves its expected gain; it is still asked when nothing typical
+// splits the candidates as well.
+const AtypicalUndefined = 0.5
 
 // Name returns "infogain".
 func (InfoGain) Name() string { return "infogain" }
@@ -212,6 +248,9 @@ func (InfoGain) Score(q Query, s *Split) float64 {
 	}
 	if q.Undefined != nil {
 		u = q.Undefined[s.test]
+	}
+	if p.atypical(s.test) {
+		u = max(u, AtypicalUndefined)
 	}
 	if defined <= 0 || u >= 1 {
 		return 0

@@ -1,6 +1,7 @@
 package rank
 
 import (
+	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,5 +128,70 @@ func TestInfoGainSkipsSurelyUndefined(t *testing.T) {
 	q.Undefined[0] = 0.5
 	if got := Scores(InfoGain{}, q); len(got) != 1 || got[0].Score <= 0 {
 		t.Errorf("infogain with a chance of a defined answer: %v", got)
+	}
+}
+
+// TestInfoGainAtypical: two synthesized questions split the candidates the
+// same way; the one about an atypical input (OutcomesInput.Atypical) is taken
+// to be answered undefined at least AtypicalUndefined of the time, so its
+// gain is the typical one's × (1 − AtypicalUndefined), and a question
+// whose candidates mostly raise keeps its larger chance of undefined.
+func TestInfoGainAtypical(t *testing.T) {
+	p := pool(t, OutcomesInput{
+		Results: grid(t,
+			"F=1 F=1 E",
+			"F=1 F=1 E",
+			"F=2 F=2 E",
+			"F=2 F=2 F=2",
+		),
+		Calls:       []bool{true, true, true},
+		Synthesized: []bool{true, true, true},
+		Atypical:    []bool{false, true, true},
+	})
+	q := Query{Outcomes: p, Mode: Output, Alive: all(4), Unasked: all(3)}
+	gain := func(t int) float64 { return InfoGain{}.Score(q, q.Split(t)) }
+	typical, atypical, raising := gain(0), gain(1), gain(2)
+	if typical <= 0 {
+		t.Fatalf("typical gain %v, want > 0", typical)
+	}
+	if want := typical * (1 - AtypicalUndefined); math.Abs(atypical-want) > 1e-12 {
+		t.Errorf("atypical gain %v, want %v", atypical, want)
+	}
+	// Three of four candidates raise on question 2: u = 3/4 > 1/2 stands.
+	if raising <= 0 || raising >= atypical {
+		t.Errorf("gain of the question most candidates reject %v, want in (0, %v)", raising, atypical)
+	}
+	if _, err := NewOutcomes(OutcomesInput{Results: grid(t, "F=1"), Synthesized: []bool{true}, Atypical: []bool{true, false}}); err == nil {
+		t.Error("atypical flags of the wrong length accepted")
+	}
+}
+
+// TestBestPivot: a PassFail synthesized question may show any value the
+// remaining candidates return; with BestPivot the selector scores each and
+// keeps the best (ties keep the best-ranked candidate's value), so that a
+// yes can also change which candidates lead. Output mode keeps the pivot.
+func TestBestPivot(t *testing.T) {
+	p := pool(t, OutcomesInput{
+		Results:     grid(t, "F=1", "F=2", "F=2", "F=3", "F=3"),
+		Calls:       []bool{true},
+		Synthesized: []bool{true},
+	})
+	one := p.ValueOf(0, "1")
+	for _, c := range []struct {
+		mode Mode
+		best bool
+		want int32
+	}{
+		{PassFail, false, one},
+		{PassFail, true, p.ValueOf(0, "2")}, // 2:3 beats 1:4; 2 and 3 tie, 2 is first
+		{Output, true, one},
+	} {
+		q := Query{Outcomes: p, Mode: c.mode, Alive: all(5), Unasked: all(1), Pivot: []int32{one}, BestPivot: c.best}
+		for _, sel := range []Selector{InfoGain{}, Discr{}} {
+			s := Scores(sel, q)
+			if len(s) != 1 || s[0].Pivot != c.want {
+				t.Errorf("%v, best pivot %v, %s: %+v, want pivot %d", c.mode, c.best, sel.Name(), s, c.want)
+			}
+		}
 	}
 }

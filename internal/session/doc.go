@@ -32,8 +32,10 @@
 // Spec.Tests may end with synthesized questions (AddSynthesized,
 // Spec.Synthesized): a call with no expected value, an input on which the
 // candidates may disagree (package inputs). Asked, it shows the value the
-// best-ranked remaining candidate returns (Question.Expected, with the
-// other candidates' values in Question.Choices): "f(x) == y ?". pass keeps
+// best-ranked remaining candidate returns, or in PassFail mode the value
+// the remaining candidates return that the selector scores highest
+// (rank.Query.BestPivot) (Question.Expected, with the other candidates'
+// values in Question.Choices): "f(x) == y ?". pass keeps
 // the candidates whose call returned a value == y, fail drops them, output
 // v keeps those whose value == v (the Comparer), undefined keeps all.
 // Approved lists `assert f(x) == y` (or `== v`). Spec.Questions restricts

@@ -72,6 +72,10 @@ type Spec struct {
 	// ValueClass numbers returned values by Python's == (inputs.Classes),
 	// so that values such as 1 and 1.0 are one answer; nil compares reprs.
 	ValueClass map[string]int32 `json:"value_class,omitempty"`
+	// Atypical[t] reports that synthesized question t asks about an input
+	// unlike every written example (rank.OutcomesInput.Atypical); nil means
+	// none is.
+	Atypical []bool `json:"atypical,omitempty"`
 	// Questions says what may be asked: generated tests, synthesized
 	// questions, or both (the zero value).
 	Questions Questions `json:"questions,omitempty"`
@@ -92,8 +96,9 @@ type Question struct {
 	// Score is the selection strategy's score of the test.
 	Score float64 `json:"score"`
 	// Synthesized marks a synthesized question: "what should Input
-	// return?". Expected is then the value the best-ranked remaining
-	// candidate returns, shown for a yes/no answer, and Code is
+	// return?". Expected is then the value the selector chose to show
+	// (rank.Scored.Pivot; by default the one the best-ranked remaining
+	// candidate returns), shown for a yes/no answer, and Code is
 	// `assert INPUT == EXPECTED`.
 	Synthesized bool `json:"synthesized,omitempty"`
 	// Choices are, for a synthesized question, the distinct values the
@@ -193,6 +198,9 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 		if len(spec.Synthesized) != len(spec.Tests) {
 			return nil, fmt.Errorf("new session: %d synthesized flags for %d tests", len(spec.Synthesized), len(spec.Tests))
 		}
+		if spec.Atypical != nil && len(spec.Atypical) != len(spec.Tests) {
+			return nil, fmt.Errorf("new session: %d atypical flags for %d tests", len(spec.Atypical), len(spec.Tests))
+		}
 		for j, syn := range spec.Synthesized {
 			if syn && spec.Tests[j].Input == "" {
 				return nil, fmt.Errorf("new session: synthesized question %d has no call", j)
@@ -226,6 +234,7 @@ func (spec *Spec) OutcomesInput() rank.OutcomesInput {
 		Correct:     spec.Correct,
 		Synthesized: spec.Synthesized,
 		ValueClass:  spec.ValueClass,
+		Atypical:    spec.Atypical,
 	}
 	for i, c := range spec.Candidates {
 		in.Counts[i], in.First[i] = max(c.Count, 1), c.First
@@ -263,7 +272,7 @@ func (s *Session) query() rank.Query {
 	q := rank.Query{Outcomes: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.askable(s.unasked), Step: len(s.history), Seed: s.spec.Seed}
 	q.Undefined = s.undefinedChances(q.Unasked)
 	if s.spec.Synthesized != nil {
-		q.Pivot = s.pool.Pivots(s.Ranking())
+		q.Pivot, q.BestPivot = s.pool.Pivots(s.Ranking()), true
 	}
 	return q
 }
@@ -393,7 +402,16 @@ func (s *Session) Next() (q Question, ok bool) {
 	if len(scores) == 0 {
 		return Question{}, false
 	}
-	q = s.question(scores[0].Test, scores[0].Score, "")
+	expected := ""
+	if best := scores[0]; s.pool.Synthesized(best.Test) && best.Pivot >= 0 {
+		for _, c := range s.alive {
+			if s.pool.Value(c, best.Test) == best.Pivot {
+				expected = s.spec.Results[c][best.Test].Value
+				break
+			}
+		}
+	}
+	q = s.question(scores[0].Test, scores[0].Score, expected)
 	s.pending = &q
 	return q, true
 }

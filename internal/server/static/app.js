@@ -254,6 +254,7 @@ function renderAsk() {
   $("qnum").textContent = q.number;
   highlight($("question"), q.prompt);
   $("output-form").hidden = !q.can_output;
+  renderChoices(q);
   $("output-call").textContent = q.input || "";
   $("output-value").value = "";
   $("btn-undo").disabled = state.history.length === 0;
@@ -265,6 +266,29 @@ function renderAsk() {
   if (last) said = "Answer " + last.number + ": " + verdictWord(last) + ". ";
   announce(said + samples(state.remaining.samples) + " of " + state.total.samples + " left. Question " + q.number +
     ": is this what your function should do? " + q.prompt);
+}
+
+// renderChoices offers, for a synthesized question in output mode, each
+// value the remaining candidates return as a button: the shown value
+// answers yes, another one answers with that value. The free value (the
+// output form) and "invalid input" (btn-undefined) stay. Values come from
+// candidate code: they are only ever set as text.
+function renderChoices(q) {
+  const box = $("choice-buttons");
+  box.replaceChildren();
+  const choices = q.synthesized && q.can_output && Array.isArray(q.choices) ? q.choices : [];
+  $("choices").hidden = choices.length === 0;
+  choices.forEach((v, i) => {
+    const b = document.createElement("button");
+    b.id = "choice-" + i;
+    b.type = "button";
+    b.className = "choice";
+    b.textContent = v;
+    b.title = q.input + " == " + v;
+    b.setAttribute("aria-label", "it should return " + v);
+    b.addEventListener("click", () => (v === q.expected ? answer("pass") : answer("output", v)));
+    box.append(b);
+  });
 }
 
 async function renderFinal() {
