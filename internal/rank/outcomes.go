@@ -356,7 +356,9 @@ func (p *Outcomes) Raises(c, t int) bool {
 
 // atypical reports whether test t is a synthesized question about an input
 // unlike every written example (OutcomesInput.Atypical).
-func (p *Outcomes) atypical(t int) bool { return p.synth(t) && p.in.Atypical != nil && p.in.Atypical[t] }
+func (p *Outcomes) atypical(t int) bool {
+	return p.synth(t) && p.in.Atypical != nil && p.in.Atypical[t]
+}
 
 // synth reports whether test t is a synthesized question.
 func (p *Outcomes) synth(t int) bool { return p.in.Synthesized != nil && p.in.Synthesized[t] }
