@@ -62,8 +62,10 @@ type Task struct {
 	Name string `json:"name"`
 	// Title is a short human title, when there is one.
 	Title string `json:"title,omitempty"`
-	// Stub is the Python stub the candidates implement.
+	// Stub is the stub the candidates implement.
 	Stub string `json:"stub"`
+	// Language is the stub's language: "" (Python) or "java".
+	Language string `json:"language,omitempty"`
 	// EntryPoint is the function's name.
 	EntryPoint string `json:"entry_point"`
 	// Source says where the task came from: demo, spec, prompt or task.
@@ -185,6 +187,11 @@ type Export struct {
 	Checked  bool     `json:"checked"`
 	Passed   bool     `json:"passed"`
 	Failures []string `json:"failures,omitempty"`
+	// Unchecked says why the tests could not be run (Checked false), e.g.
+	// JUnit not installed.
+	Unchecked string `json:"unchecked,omitempty"`
+	// Command says how to run the tests, in the files' directory.
+	Command string `json:"command,omitempty"`
 }
 
 // Info describes the server: GET /api/info.

@@ -12,6 +12,7 @@ package lang
 
 import (
 	"context"
+	"errors"
 
 	"github.com/ticoder/ticoder/internal/execute"
 )
@@ -71,11 +72,17 @@ type Stub struct {
 // Files are the chosen program and the approved tests as files a user
 // keeps.
 type Files struct {
-	CodeFile, Code string
+	CodeFile, Code  string
 	TestFile, Tests string
 	// TestCount is the number of test functions in Tests.
 	TestCount int
+	// Command says how to run the tests, in the files' directory.
+	Command string
 }
+
+// ErrBadStub matches (errors.Is) the errors of a stub that cannot be used
+// as given (not a syntax error the language's parser reports).
+var ErrBadStub = errors.New("unusable stub")
 
 // Interactive is what TiCoder's question loop (package interact) needs of a
 // language. Values are read and shown for a task's function: prompt is the
@@ -90,6 +97,9 @@ type Interactive interface {
 	// Question renders a value test as the yes/no question shown: `CALL ==
 	// EXPECTED ?`.
 	Question(call, expected string) string
+	// ShowTest renders a test as code for the history of answers, its
+	// expected value (if any) shown with ShowValue.
+	ShowTest(prompt, entry string, t execute.Test) string
 	// ShowValue renders a value the runner reported for a call of entry,
 	// or one ReadValue returned, as an expression of the language (value
 	// itself when it cannot).

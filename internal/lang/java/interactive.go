@@ -15,8 +15,8 @@ import (
 
 var _ lang.Interactive = Java{}
 
-// ErrBadStub matches the errors of a Java stub ParseStub cannot use.
-var ErrBadStub = errors.New("unusable Java stub")
+// ErrBadStub is lang.ErrBadStub.
+var ErrBadStub = lang.ErrBadStub
 
 // staticRE finds the static methods of a class: their return type and name.
 var staticRE = regexp.MustCompile(`(?m)^[ \t]*(?:(?:public|private|protected|final|synchronized)\s+)*static\s+(?:(?:final|synchronized)\s+)*([^(){};=/*]+?)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*\(`)
@@ -73,6 +73,18 @@ func (Java) Question(call, expected string) string {
 		return call + " ?"
 	}
 	return call + " == " + expected + " ?"
+}
+
+// ShowTest implements lang.Interactive: a value test as `CALL ==
+// EXPECTED`, any other test as its code.
+func (j Java) ShowTest(prompt, entry string, t execute.Test) string {
+	if t.Input == "" {
+		return t.String()
+	}
+	if t.Expected == "" {
+		return t.Input
+	}
+	return t.Input + " == " + j.ShowValue(prompt, entry, t.Expected)
 }
 
 // ShowValue implements lang.Interactive: the value (in the worker's
@@ -133,7 +145,8 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 	if c := classRE.FindStringSubmatch(program); c != nil {
 		class = c[1]
 	}
-	f := lang.Files{CodeFile: class + ".java", Code: program, TestFile: class + "Test.java"}
+	f := lang.Files{CodeFile: class + ".java", Code: program, TestFile: class + "Test.java",
+		Command: "javac -cp " + junitJar + " *.java && java -jar " + junitJar + " -cp . --select-class " + class + "Test"}
 	var b strings.Builder
 	imports := map[string]bool{"import java.util.*;": true}
 	for _, im := range importRE.FindAllString(program, -1) {
@@ -194,6 +207,9 @@ func assertion(m Method, call, expected string) string {
 	}
 	return "assertEquals(" + expected + ", " + call + ");"
 }
+
+// junitJar is Debian's JUnit 5 console launcher, for Files.Command.
+const junitJar = "/usr/share/java/junit-platform-console-standalone.jar"
 
 // checkClass is the class that runs the exported JUnit class.
 const checkClass = "TicoderJUnitCheck__"
