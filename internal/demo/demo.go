@@ -257,9 +257,15 @@ func (p *Problem) parseTests(text, comment string) error {
 func (p Problem) Dataset() dataset.Problem {
 	if p.Language == dataset.Java {
 		st, _ := java.Java{}.ParseStub(context.Background(), nil, p.Name, p.Stub)
+		var asserts []string
+		for j, t := range p.Tests {
+			if p.TestLabels[j] == Correct {
+				asserts = append(asserts, t.Code)
+			}
+		}
 		return dataset.Problem{
 			ID: "demo/" + p.Name, Dataset: "demo", Prompt: p.Stub, Description: st.Docstring, Context: st.Context,
-			Signature: st.Signature, EntryPoint: p.EntryPoint, Reference: p.Reference, Language: dataset.Java,
+			Signature: st.Signature, EntryPoint: p.EntryPoint, Reference: p.Reference, Language: dataset.Java, Asserts: asserts,
 		}
 	}
 	context, signature, description := splitStub(p.Stub, p.EntryPoint)

@@ -268,7 +268,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	conv, err := interact.Start(prep, s.opts.Runner)
+	conv, err := interact.Start(prep, s.opts.Builder.RunnerFor(prep.Task.Language))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -317,7 +317,7 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 		}
 		return nil, err
 	}
-	conv, err := interact.Load(data, s.opts.Runner)
+	conv, err := interact.LoadFor(data, s.opts.Builder.RunnerFor)
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
