@@ -73,6 +73,8 @@ func TestReadValueForms(t *testing.T) {
 		{listStub, "halves", "new double[] {1, 2.5}", "new double[] {1.0, 2.5}"},
 		{listStub, "halves", "{1.5f, 2d}", "new double[] {1.5, 2.0}"},
 		{listStub, "halves", "null", "null"},
+		{listStub, "halves", "new double[] {(-5), (-2.5)}", "new double[] {(-5.0), (-2.5)}"},
+		{listStub, "evens", "(1, 2)", "Arrays.<Integer>asList(1, 2)"},
 	}
 	for _, c := range cases {
 		got, err := Java{}.ReadValue(context.Background(), nil, c.stub, c.entry, c.in)

@@ -57,6 +57,16 @@ func (p *parser) java(depth int) (Value, error) {
 		if p.cast() {
 			return p.java(depth + 1)
 		}
+		start := p.i
+		p.i++
+		if v, err := p.java(depth + 1); err == nil {
+			p.blank()
+			if p.i < len(p.s) && p.s[p.i] == ')' {
+				p.i++
+				return v, nil // (x) is x
+			}
+		}
+		p.i = start
 		return p.javaSeq(')', List, depth)
 	case c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9':
 		v, err := p.number()
