@@ -268,7 +268,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	conv, err := interact.Start(prep, s.opts.Builder.RunnerFor(prep.Task.Language))
+	conv, err := interact.Start(prep, s.runnerFor(prep.Task.Language))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -317,7 +317,7 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 		}
 		return nil, err
 	}
-	conv, err := interact.LoadFor(data, s.opts.Builder.RunnerFor)
+	conv, err := interact.LoadFor(data, s.runnerFor)
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
@@ -395,4 +395,13 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, id s
 		defer e.mu.Unlock()
 		h(w, r, id, e)
 	}
+}
+
+// runnerFor returns the runner of a session in language: the builder's own
+// runner for that language (Java's pool), else Options.Runner.
+func (s *Server) runnerFor(language string) execute.Runner {
+	if r := s.opts.Builder.RunnerFor(language); r != s.opts.Builder.Runner {
+		return r
+	}
+	return s.opts.Runner
 }
