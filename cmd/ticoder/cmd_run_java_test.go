@@ -14,6 +14,7 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/lang/java"
+	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/rank"
 )
 
@@ -144,5 +145,72 @@ func TestRunJavaDemos(t *testing.T) {
 				t.Errorf("want %q in the output:\n%s", wantLine, out.String())
 			}
 		})
+	}
+}
+
+// TestRunJavaSpecWithModel runs `run --spec MinCost.java` with a model (an
+// OpenAI-compatible fake that answers with the min_cost demo's candidates
+// and the reference's values as JUnit assertions): the prompts ask for
+// Java, the programs and assertions are read as Java, and answering yes to
+// every (correct) test ends with a correct class and a JUnit class.
+func TestRunJavaSpecWithModel(t *testing.T) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("no JDK (install openjdk-17-jdk-headless)")
+	}
+	p, err := demo.Get("min_cost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, c := range p.Candidates {
+		codes = append(codes, "Here is the class:\n```java\n"+c.Program+"```\n")
+	}
+	var asserts []string
+	for j, tc := range p.Tests {
+		if p.TestLabels[j] == demo.Correct {
+			asserts = append(asserts, "assertEquals("+tc.Expected+", "+strings.TrimPrefix(tc.Input, "MinCost.")+");")
+		}
+	}
+	srv := llmtest.New(t, llmtest.Config{Respond: func(c llmtest.Call) llmtest.Reply {
+		switch {
+		case strings.Contains(c.Text(), "Implement the static method `minCost`") && strings.Contains(c.Text(), "```java"):
+			return llmtest.Reply{Texts: codes}
+		case strings.Contains(c.Text(), "assertEquals(EXPECTED, minCost(...))"):
+			return llmtest.Reply{Texts: []string{"```java\n" + strings.Join(asserts, "\n") + "\n```\n"}}
+		}
+		return llmtest.Reply{Status: 400, ErrorMessage: "unexpected prompt: " + c.Text()}
+	}})
+	spec := filepath.Join(t.TempDir(), "MinCost.java")
+	if err := os.WriteFile(spec, []byte(p.Stub), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runDefaults(t)
+	o.spec, o.flags.model, o.flags.codes, o.flags.tests, o.flags.questions = spec, "vllm:m@"+srv.URL, len(codes), 1, "tests"
+	var out, errw bytes.Buffer
+	in := strings.NewReader(strings.Repeat("y\n", len(asserts)) + "\n")
+	if err := runRun(context.Background(), runGlobals(t), o, in, &out, &errw); err != nil {
+		t.Fatalf("run: %v\n%s\n%s", err, out.String(), errw.String())
+	}
+	if !strings.Contains(out.String(), "Question 1: MinCost.minCost(new int[][]") {
+		t.Errorf("the first question is not a Java call:\n%s", out.String())
+	}
+	code, err := os.ReadFile(filepath.Join(o.out, "MinCost.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i, c := range p.Candidates {
+		if c.Program == string(code) {
+			found = true
+			if p.CandidateLabels[i] != demo.Correct {
+				t.Errorf("wrote buggy candidate %d (%s)", i, p.CandidateNotes[i])
+			}
+		}
+	}
+	if !found {
+		t.Errorf("wrote code that is no candidate:\n%s", code)
+	}
+	if tests, err := os.ReadFile(filepath.Join(o.out, "MinCostTest.java")); err != nil || !strings.Contains(string(tests), "assertEquals(") {
+		t.Errorf("test file: %v\n%s", err, tests)
 	}
 }

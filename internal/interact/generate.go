@@ -45,6 +45,9 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 	task := llm.TaskFrom(p)
 	rep.Start("ask the model", 2)
 	defer rep.Finish()
+	if l, te, ok := extractorOf(p.Language); ok {
+		return g.generateIn(ctx, l, te, p, params, codes, tests, rep)
+	}
 
 	params.N = codes
 	gen, err := g.Provider.Generate(ctx, llm.Request{Purpose: llm.PurposeCode, Task: task, Params: params})

@@ -55,6 +55,14 @@ type InputHarvester interface {
 	Inputs(prompt, entry string, max int) []string
 }
 
+// TestExtractor is implemented by languages whose model-written tests
+// ticoder reads itself (Python's are read by package extract).
+type TestExtractor interface {
+	// ExtractTests returns the value tests of entry in a model's reply
+	// (prompt is the task's prompt).
+	ExtractTests(prompt, entry, reply string) []execute.Test
+}
+
 // Stub is the function a user asks for, as read from a stub in the
 // language.
 type Stub struct {

@@ -184,3 +184,43 @@ func TestExportJUnitRuns(t *testing.T) {
 		t.Fatalf("a test class that does not compile: %v, %v", fails, err)
 	}
 }
+
+func TestExtractTests(t *testing.T) {
+	reply := "Here they are:\n```java\n" +
+		"assertEquals(8, minCost(new int[][] {{1, 2, 3}, {4, 8, 2}, {1, 5, 3}}, 2, 2));\n" +
+		"Assertions.assertEquals(5, MinCost.minCost(new int[][]{{1, 2}, {3, 4}}, 1, 1), \"diag\");\n" +
+		"assertEquals(8, minCost(new int[][] {{1, 2, 3}, {4, 8, 2}, {1, 5, 3}}, 2, 2));\n" +
+		"assertTrue(minCost(new int[][] {{0}}, 0, 0) == 0);\n" +
+		"assertEquals(\"a,b)\", other(1));\n" +
+		"assertEquals(1, minCost(new int[][] {{1}}, 0, 0);\n" +
+		"assertArrayEquals(new int[] {1}, minCost(x));\n" +
+		"```\n"
+	got := Java{}.ExtractTests(minCostStub, "minCost", reply)
+	want := []execute.Test{
+		Java{}.ValueTest("MinCost.minCost(new int[][] {{1, 2, 3}, {4, 8, 2}, {1, 5, 3}}, 2, 2)", "8"),
+		Java{}.ValueTest("MinCost.minCost(new int[][]{{1, 2}, {3, 4}}, 1, 1)", "5"),
+		Java{}.ValueTest("MinCost.minCost(new int[][] {{0}}, 0, 0) == 0", "true"),
+		Java{}.ValueTest("MinCost.minCost(x)", "new int[] {1}"),
+	}
+	if len(got) != len(want) {
+		t.Fatalf("ExtractTests = %d tests %+v, want %d", len(got), got, len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("test %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func FuzzExtractTests(f *testing.F) {
+	for _, s := range []string{"assertEquals(1, f(2));", "assertTrue(f(\"a)\"));", "assertEquals(f((", "```java\nassertFalse(f('x'))\n```"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, tc := range (Java{}).ExtractTests("class A { static int f(int x) {} }", "f", s) {
+			if !strings.HasPrefix(tc.Input, "A.f(") || tc.Expected == "" {
+				t.Errorf("bad test %+v", tc)
+			}
+		}
+	})
+}
