@@ -205,6 +205,11 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		return err
 	}
 	defer eng.Close()
+	if ds.Language() == dataset.Java {
+		if err := eng.withJava(ctx, g, o.workers); err != nil {
+			return err
+		}
+	}
 	o.progress = eng.progress(o.progress)
 	prov, err := llm.OpenString(o.model, llm.Options{Style: style, Cache: eng.DB, Offline: o.offline})
 	if err != nil {
@@ -365,6 +370,12 @@ func fatalForRun(ctx context.Context, err error) bool {
 
 // one generates (or finds cached), prepares and simulates one problem.
 func (w evalWorker) one(ctx context.Context, p dataset.Problem) (eval.Result, error) {
+	if l, te, ok := eval.OwnLanguage(p.Language); ok {
+		params := llm.Params{Temperature: w.o.temperature, TopP: w.o.topP}
+		r, err := eval.RunIn(ctx, w.prov, w.eng.Runner(p.Language), l, te, p, params, w.o.codes, w.o.tests, w.lim, w.cfg)
+		r.Config = w.hash
+		return r, err
+	}
 	key := eval.GenKey(genRulesVersion, extract.RulesVersion, w.o.model, w.o.style, w.o.codes, w.o.tests, w.o.temperature, w.o.topP, p)
 	gen, ok, err := w.gc.Get(ctx, key)
 	if err != nil {
