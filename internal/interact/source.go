@@ -149,6 +149,16 @@ type Builder struct {
 	Runners func(language string) execute.Runner
 }
 
+// RunnerOr returns the runner Runners gives for language when it is not
+// Runner (a language with a pool of its own, such as Java), else fallback
+// (a front end's runner for sandboxed checks).
+func (b *Builder) RunnerOr(language string, fallback execute.Runner) execute.Runner {
+	if r := b.RunnerFor(language); r != b.Runner {
+		return r
+	}
+	return fallback
+}
+
 // RunnerFor returns the runner of the programs of language.
 func (b *Builder) RunnerFor(language string) execute.Runner {
 	if b.Runners != nil {

@@ -400,8 +400,5 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, id s
 // runnerFor returns the runner of a session in language: the builder's own
 // runner for that language (Java's pool), else Options.Runner.
 func (s *Server) runnerFor(language string) execute.Runner {
-	if r := s.opts.Builder.RunnerFor(language); r != s.opts.Builder.Runner {
-		return r
-	}
-	return s.opts.Runner
+	return s.opts.Builder.RunnerOr(language, s.opts.Runner)
 }
