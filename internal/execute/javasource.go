@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -44,10 +45,10 @@ type SourceRun struct {
 // Check.java`: compiled in memory, its first class's main run) in a fresh
 // sandboxed JVM, like the workers' (no /proc, read-only root, the pool's
 // memory and process limits), with JUnit 5's standalone jar on the class
-// path (shown read-only), and kills it after timeout. It is for ticoder's own checks of an
+// path (shown read-only), gives it stdin, and kills it after timeout. It is for ticoder's own checks of an
 // exported JUnit class; the source holds the user's chosen program and
 // tests, untrusted like any candidate.
-func (p *JavaPool) RunSource(ctx context.Context, source string, timeout time.Duration) (SourceRun, error) {
+func (p *JavaPool) RunSource(ctx context.Context, source, stdin string, timeout time.Duration) (SourceRun, error) {
 	jarPath, err := JUnitJar()
 	if err != nil {
 		return SourceRun{}, err
@@ -82,6 +83,7 @@ func (p *JavaPool) RunSource(ctx context.Context, source string, timeout time.Du
 	defer cg.Close()
 	out := &capWriter{max: maxSourceOutput}
 	cmd.Stdout, cmd.Stderr = out, out
+	cmd.Stdin = strings.NewReader(stdin)
 	if err := cg.Start(cmd); err != nil {
 		return SourceRun{}, fmt.Errorf("run java source: %w", err)
 	}

@@ -2,6 +2,8 @@ package java
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"regexp"
@@ -217,7 +219,7 @@ const checkClass = "TicoderJUnitCheck__"
 // checkRunner runs a Java source file with JUnit on the class path (an
 // *execute.JavaPool).
 type checkRunner interface {
-	RunSource(ctx context.Context, source string, timeout time.Duration) (execute.SourceRun, error)
+	RunSource(ctx context.Context, source, stdin string, timeout time.Duration) (execute.SourceRun, error)
 }
 
 // CheckExport implements lang.Interactive: the code file and the test file
@@ -229,19 +231,32 @@ func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]
 	if !ok {
 		return nil, errors.New("check the JUnit tests: the runner cannot run Java source files")
 	}
-	src := checkSource(f)
-	run, err := cr.RunSource(ctx, src, 60*time.Second)
+	// The launcher's lines carry a nonce that main reads from stdin before
+	// any class of the program is initialized, and main prints them through
+	// the System.out it saw then: the program under test can neither read
+	// the nonce (not in the command line, a property or a field) nor
+	// filter what main prints, so it cannot forge the verdict.
+	var nb [16]byte
+	if _, err := rand.Read(nb[:]); err != nil {
+		return nil, fmt.Errorf("check the JUnit tests: %w", err)
+	}
+	nonce := hex.EncodeToString(nb[:])
+	run, err := cr.RunSource(ctx, checkSource(f), nonce+"\n", 60*time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("check %s against %s: %w", f.TestFile, f.CodeFile, err)
 	}
 	var failures []string
 	ran := false
 	for _, l := range strings.Split(run.Output, "\n") {
-		if rest, ok := strings.CutPrefix(l, "TICODER-FAIL "); ok {
+		if rest, ok := strings.CutPrefix(l, "TICODER-FAIL "+nonce+" "); ok {
 			failures = append(failures, rest)
 		}
-		if strings.HasPrefix(l, "TICODER-DONE ") {
+		if rest, ok := strings.CutPrefix(l, "TICODER-DONE "+nonce+" "); ok {
+			// passed failed: every test function ran and passed.
 			ran = true
+			if rest != fmt.Sprintf("%d %d", f.TestCount, 0) && len(failures) == 0 {
+				failures = append(failures, "JUnit ran other tests than the file's: "+rest)
+			}
 		}
 	}
 	if !ran || run.Exit != 0 && len(failures) == 0 {
@@ -278,7 +293,9 @@ func checkSource(f lang.Files) string {
 	}
 	fmt.Fprintf(&b, `
 public class %[1]s {
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
+        String nonce = new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
+        java.io.PrintStream out = System.out;
         var listener = new org.junit.platform.launcher.listeners.SummaryGeneratingListener();
         var request = org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request()
                 .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(%[2]s.class)).build();
@@ -287,9 +304,9 @@ public class %[1]s {
         for (var f : s.getFailures()) {
             String msg = String.valueOf(f.getException());
             if (msg.length() > 300) msg = msg.substring(0, 300);
-            System.out.println("TICODER-FAIL " + f.getTestIdentifier().getDisplayName() + ": " + msg.replace('\n', ' '));
+            out.println("TICODER-FAIL " + nonce + " " + f.getTestIdentifier().getDisplayName() + ": " + msg.replace('\n', ' '));
         }
-        System.out.println("TICODER-DONE " + s.getTestsSucceededCount() + " " + s.getTestsFailedCount());
+        out.println("TICODER-DONE " + nonce + " " + s.getTestsSucceededCount() + " " + s.getTestsFailedCount());
         System.exit(s.getTotalFailureCount() == 0 ? 0 : 1);
     }
 }

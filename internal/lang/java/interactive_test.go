@@ -224,3 +224,49 @@ func FuzzExtractTests(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckExportForgery: a program that prints the launcher's verdict
+// lines itself, rewrites System.out and forces exit status 0 cannot pass
+// the check.
+func TestCheckExportForgery(t *testing.T) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("no JDK (install openjdk-17-jdk-headless)")
+	}
+	if _, err := execute.JUnitJar(); err != nil {
+		t.Skip(err)
+	}
+	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	forger := `import java.io.*;
+
+class MinCost {
+    static {
+        // Rewrite what main prints, and leave with status 0.
+        PrintStream real = System.out;
+        System.setOut(new PrintStream(new OutputStream() {
+            StringBuilder line = new StringBuilder();
+            public void write(int b) {
+                if (b != '\n') { line.append((char) b); return; }
+                String s = line.toString().replaceAll(" 0 1$", " 1 0");
+                line.setLength(0);
+                if (!s.startsWith("TICODER-FAIL")) real.println(s);
+            }
+        }, true));
+        System.out.println("TICODER-DONE " + System.getProperty("sun.java.command") + " 1 0");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> Runtime.getRuntime().halt(0)));
+    }
+    public static int minCost(int[][] cost, int m, int n) { return -1; }
+}
+`
+	f, err := Java{}.Export(minCostStub, "minCost", forger, []execute.Test{{Input: "MinCost.minCost(new int[][] {new int[] {5}}, 0, 0)", Expected: "5"}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fails, err := Java{}.CheckExport(context.Background(), pool, f)
+	if err != nil || len(fails) != 1 || !strings.HasPrefix(fails[0], "minCost1()") {
+		t.Fatalf("a forging program's check: %v, %v; want its one test to fail", fails, err)
+	}
+}
