@@ -38,8 +38,12 @@ type Demo struct {
 type CreateSession struct {
 	// Demo names a built-in demo problem (no model needed).
 	Demo string `json:"demo,omitempty"`
-	// Spec is a Python stub: imports and helpers, the def line and a docstring.
+	// Spec is a stub: in Python, imports and helpers, the def line and a
+	// docstring; in Java (Language "java"), a class with the static method
+	// to write and its Javadoc.
 	Spec string `json:"spec,omitempty"`
+	// Language is Spec's language: "" or "python", or "java".
+	Language string `json:"language,omitempty"`
 	// Prompt is a natural-language description, used with Signature.
 	Prompt string `json:"prompt,omitempty"`
 	// Signature is the def line, e.g. "def f(x: int) -> int".

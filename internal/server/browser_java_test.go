@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
@@ -96,4 +98,26 @@ func TestBrowserJavaDemo(t *testing.T) {
 		t.Errorf("download of the tests: %q, %v", dl, err)
 	}
 	screenshot(t, ctx, "java-2-end.png")
+}
+
+// TestCreateJavaSpecErrors: a Java spec that is no usable stub, and an
+// unknown language, are 400s that say why.
+func TestCreateJavaSpecErrors(t *testing.T) {
+	ctx := context.Background()
+	_, c := newServer(t, testPool(t), Options{})
+	cases := []struct {
+		req  api.CreateSession
+		want string
+	}{
+		{api.CreateSession{Spec: "int x;", Language: "java"}, "declares no class"},
+		{api.CreateSession{Spec: "class A { void f() {} }", Language: "java"}, "no static method"},
+		{api.CreateSession{Spec: "def f(x):\n    pass\n", Language: "cobol"}, "unknown language"},
+	}
+	for _, tc := range cases {
+		_, err := c.Create(ctx, tc.req)
+		var ae *api.StatusError
+		if !errors.As(err, &ae) || ae.Status != 400 || !strings.Contains(ae.Message, tc.want) {
+			t.Errorf("create %+v: %v; want a 400 saying %q", tc.req, err, tc.want)
+		}
+	}
 }

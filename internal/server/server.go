@@ -251,7 +251,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.MaxQuestions > 0 {
 		opts.MaxQuestions = req.MaxQuestions
 	}
-	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task}
+	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task, Language: req.Language}
 	if _, err := src.Kind(); err != nil {
 		s.writeError(w, r, withStatus(http.StatusBadRequest, err))
 		return
