@@ -241,7 +241,7 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err := o.checkPrompt(); err != nil {
 		return err
 	}
-	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task}
+	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task, Language: o.lang}
 	if o.resume != "" {
 		if o.demo != "" || o.spec != "" || o.promptSet || o.task != "" {
 			return usagef("run: --resume takes up a kept session; it goes without --demo, --spec, --prompt or --task")
@@ -254,7 +254,6 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 			return fmt.Errorf("read the spec file: %w", err)
 		}
 		src.Spec, src.SpecName = string(data), o.spec
-		src.Language = o.lang
 		if src.Language == "" && strings.EqualFold(filepath.Ext(o.spec), ".java") {
 			src.Language = "java"
 		}

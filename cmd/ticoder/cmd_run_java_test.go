@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -212,5 +213,38 @@ func TestRunJavaSpecWithModel(t *testing.T) {
 	}
 	if tests, err := os.ReadFile(filepath.Join(o.out, "MinCostTest.java")); err != nil || !strings.Contains(string(tests), "assertEquals(") {
 		t.Errorf("test file: %v\n%s", err, tests)
+	}
+}
+
+// TestRunJavaErrors: Java sources that cannot be used say why, as bad
+// input or usage errors, before any model is asked.
+func TestRunJavaErrors(t *testing.T) {
+	dir := t.TempDir()
+	noMethod := filepath.Join(dir, "A.java")
+	if err := os.WriteFile(noMethod, []byte("class A { void f() {} }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		set   func(o *runOptions)
+		want  string
+		usage bool
+	}{
+		{"prompt in java", func(o *runOptions) { o.prompt, o.signature, o.lang = "x", "int f(int x)", "java" }, "needs a stub file", false},
+		{"unknown language", func(o *runOptions) { o.spec, o.lang = noMethod, "cobol" }, "use one of python, java", true},
+		{"no static method", func(o *runOptions) { o.spec = noMethod }, "declares no static method", false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := runDefaults(t)
+			o.flags.model = "vllm:m@http://127.0.0.1:1"
+			c.set(o)
+			o.promptSet, o.signatureSet = o.prompt != "", o.signature != ""
+			err := runRun(context.Background(), runGlobals(t), o, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
+			var ue usageError
+			if err == nil || !strings.Contains(err.Error(), c.want) || errors.As(err, &ue) != c.usage {
+				t.Errorf("run: %v; want an error saying %q (usage error: %v)", err, c.want, c.usage)
+			}
+		})
 	}
 }
