@@ -53,6 +53,9 @@ func GenerateIn(ctx context.Context, prov llm.Provider, l lang.Language, te lang
 //     data), so the simulated user's value is the reference's rendering.
 func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p dataset.Problem, g Generated, lim Limits) (Problem, error) {
 	lim = lim.WithDefaults()
+	if p.Reference == "" {
+		return Problem{}, fmt.Errorf("%s has no reference solution to answer the questions (the dataset gives none)", p.ID)
+	}
 	ng := len(g.Tests)
 	var calls []string
 	seen := map[string]bool{}
