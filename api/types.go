@@ -38,8 +38,12 @@ type Demo struct {
 type CreateSession struct {
 	// Demo names a built-in demo problem (no model needed).
 	Demo string `json:"demo,omitempty"`
-	// Spec is a Python stub: imports and helpers, the def line and a docstring.
+	// Spec is a stub: in Python, imports and helpers, the def line and a
+	// docstring; in Java (Language "java"), a class with the static method
+	// to write and its Javadoc.
 	Spec string `json:"spec,omitempty"`
+	// Language is Spec's language: "" or "python", or "java".
+	Language string `json:"language,omitempty"`
 	// Prompt is a natural-language description, used with Signature.
 	Prompt string `json:"prompt,omitempty"`
 	// Signature is the def line, e.g. "def f(x: int) -> int".
@@ -62,8 +66,10 @@ type Task struct {
 	Name string `json:"name"`
 	// Title is a short human title, when there is one.
 	Title string `json:"title,omitempty"`
-	// Stub is the Python stub the candidates implement.
+	// Stub is the stub the candidates implement.
 	Stub string `json:"stub"`
+	// Language is the stub's language: "" (Python) or "java".
+	Language string `json:"language,omitempty"`
 	// EntryPoint is the function's name.
 	EntryPoint string `json:"entry_point"`
 	// Source says where the task came from: demo, spec, prompt or task.
@@ -185,6 +191,11 @@ type Export struct {
 	Checked  bool     `json:"checked"`
 	Passed   bool     `json:"passed"`
 	Failures []string `json:"failures,omitempty"`
+	// Unchecked says why the tests could not be run (Checked false), e.g.
+	// JUnit not installed.
+	Unchecked string `json:"unchecked,omitempty"`
+	// Command says how to run the tests, in the files' directory.
+	Command string `json:"command,omitempty"`
 }
 
 // Info describes the server: GET /api/info.

@@ -189,6 +189,11 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		return err
 	}
 	defer eng.Close()
+	if ds.Language() == dataset.Java {
+		if err := eng.withJava(ctx, g, o.workers); err != nil {
+			return err
+		}
+	}
 	prov, err := llm.OpenString(o.model, llm.Options{Style: style, Cache: eng.DB, Offline: o.offline})
 	if err != nil {
 		return err
@@ -201,7 +206,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		return priorUsageError(err)
 	}
 	out, err := plan.Run(ctx, benchmark.Env{
-		Provider: prov, Runner: eng.Pool, DB: eng.DB, Priors: priors,
+		Provider: prov, Runner: eng.Pool, RunnerFor: eng.Runner, DB: eng.DB, Priors: priors,
 		Progress: eng.progress(o.progress), Failed: o.reportFailure,
 	})
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -76,7 +77,7 @@ func (f *interactFlags) options() (interact.Options, error) {
 
 // builder returns the session builder, with the model when --model is set.
 func (f *interactFlags) builder(g *globalOptions, eng *engine) (*interact.Builder, error) {
-	b := &interact.Builder{Runner: eng.Pool, DataDir: dataset.DataDir(g.dataDir), Timeout: f.timeout}
+	b := &interact.Builder{Runner: eng.Pool, DataDir: dataset.DataDir(g.dataDir), Timeout: f.timeout, Runners: eng.runners(context.Background(), g)}
 	if f.model == "" {
 		return b, nil
 	}
@@ -115,6 +116,7 @@ func (f *interactFlags) open(ctx context.Context, g *globalOptions) (interact.Op
 type runOptions struct {
 	demo      string
 	spec      string
+	lang      string
 	prompt    string
 	signature string
 	task      string
@@ -185,7 +187,8 @@ error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 	f := cmd.Flags()
 	f.StringVar(&o.demo, "demo", "", "use a built-in demo problem (default text_match; --demo list lists them)")
 	f.Lookup("demo").NoOptDefVal = demo.Names()[0]
-	f.StringVar(&o.spec, "spec", "", "Python stub file: imports and helpers, the def line and a docstring")
+	f.StringVar(&o.spec, "spec", "", "stub file: Python (imports and helpers, the def line and a docstring) or Java (NAME.java: a class with the static method to write and its Javadoc)")
+	f.StringVar(&o.lang, "lang", "", "language of --spec: python or java (default: from the file name, .java is Java)")
 	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
 	f.StringVar(&o.signature, "signature", "", `the function's def line, e.g. "def f(x: int) -> int"`)
 	f.StringVar(&o.task, "task", "", "a dataset problem as DATASET/ID, e.g. humaneval-noexamples/HumanEval/12")
@@ -238,7 +241,7 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err := o.checkPrompt(); err != nil {
 		return err
 	}
-	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task}
+	src := interact.Source{Demo: o.demo, Prompt: o.prompt, Signature: o.signature, Task: o.task, Language: o.lang}
 	if o.resume != "" {
 		if o.demo != "" || o.spec != "" || o.promptSet || o.task != "" {
 			return usagef("run: --resume takes up a kept session; it goes without --demo, --spec, --prompt or --task")
@@ -251,6 +254,12 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 			return fmt.Errorf("read the spec file: %w", err)
 		}
 		src.Spec, src.SpecName = string(data), o.spec
+		if src.Language == "" && strings.EqualFold(filepath.Ext(o.spec), ".java") {
+			src.Language = "java"
+		}
+	}
+	if o.lang != "" && !slices.Contains(interact.Languages(), strings.ToLower(o.lang)) {
+		return usagef("run: --lang %q: use one of %s", o.lang, strings.Join(interact.Languages(), ", "))
 	}
 	if _, err := src.Kind(); err != nil {
 		return usageError{fmt.Errorf("run: %w (see ticoder run --help)", err)}
@@ -278,7 +287,7 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
-	conv, err := interact.Start(prep, eng.Pool)
+	conv, err := interact.Start(prep, b.RunnerFor(prep.Task.Language))
 	if err != nil {
 		return err
 	}
@@ -296,7 +305,7 @@ func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reade
 		return err
 	}
 	defer eng.Close()
-	conv, err := interact.Load(data, eng.Pool)
+	conv, err := interact.LoadFor(data, eng.runners(ctx, g))
 	if err != nil {
 		return fmt.Errorf("%s is not a session file that run kept: %w", o.resume, err)
 	}
@@ -316,7 +325,7 @@ func askAndWrite(ctx context.Context, o *runOptions, conv *interact.Conversation
 	if err != nil {
 		return err
 	}
-	keep := &sessionFile{path: sessionPath, name: strings.TrimSuffix(names.CodeFile, ".py")}
+	keep := &sessionFile{path: sessionPath, name: strings.TrimSuffix(names.CodeFile, filepath.Ext(names.CodeFile))}
 	var res ui.Result
 	stdin := &eofReader{r: in}
 	if isTerminal(in) && isTerminal(out) && !o.plain {
@@ -398,6 +407,10 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 		return fmt.Errorf("write the tests: %w", err)
 	}
 	fmt.Fprintf(out, "\nWrote %s and %s (%s).\n", codePath, testPath, approvedLine(ex))
+	if !ex.Checked {
+		fmt.Fprintf(out, "Not checked in the sandbox: %s. Run them with: cd %s && %s\n", ex.Unchecked, filepath.Dir(testPath), ex.Command)
+		return nil
+	}
 	if !ex.Passed {
 		return fmt.Errorf("the approved tests fail against the chosen code: %s", strings.Join(ex.Failures, "; "))
 	}
@@ -406,8 +419,8 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 		if ex.TestCount == 1 {
 			what = "the test passes"
 		}
-		fmt.Fprintf(out, "Checked in the sandbox: %s against the code. Run them with: cd %s && python -m pytest %s\n",
-			what, filepath.Dir(testPath), filepath.Base(testPath))
+		fmt.Fprintf(out, "Checked in the sandbox: %s against the code. Run them with: cd %s && %s\n",
+			what, filepath.Dir(testPath), ex.Command)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -29,7 +30,42 @@ type engine struct {
 	// nc and coord are the NATS connection and coordinator with --nats.
 	nc    *nats.Conn
 	coord *natsexec.Coordinator
+	// javaMu guards starting Java on first use (runners).
+	javaMu  sync.Mutex
+	javaErr error
 }
+
+// runners returns, for interactive sessions, the runner of each language's
+// programs: Java's pool is started when a Java session first needs it (a
+// machine without a JDK can still run Python sessions); a failure to start
+// it is returned by every run of the runner it gives instead.
+func (e *engine) runners(ctx context.Context, g *globalOptions) func(language string) execute.Runner {
+	return func(language string) execute.Runner {
+		if language != "java" {
+			return e.Pool
+		}
+		e.javaMu.Lock()
+		defer e.javaMu.Unlock()
+		if e.Java == nil && e.javaErr == nil {
+			e.javaErr = e.withJava(context.WithoutCancel(ctx), g, 0)
+		}
+		if e.Java == nil {
+			return unavailable{e.javaErr}
+		}
+		return e.Java
+	}
+}
+
+// unavailable is a runner that could not be started.
+type unavailable struct{ err error }
+
+// Run returns the error.
+func (u unavailable) Run(context.Context, execute.Job, func(int, []execute.Result)) (*execute.Matrix, error) {
+	return nil, u.err
+}
+
+// Call returns the error.
+func (u unavailable) Call(context.Context, string, string, any, any) error { return u.err }
 
 // progress returns r, showing the workers connected and their jobs in its
 // labels with --nats.

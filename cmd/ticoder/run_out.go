@@ -58,7 +58,7 @@ func (o *runOptions) destination(names api.Export) (*runDestination, error) {
 func (d *runDestination) paths(names api.Export) (code, test string, err error) {
 	dir := d.dir
 	if dir == "" {
-		if dir, err = newRunDir(d.runs, strings.TrimSuffix(names.CodeFile, ".py"), d.now()); err != nil {
+		if dir, err = newRunDir(d.runs, strings.TrimSuffix(names.CodeFile, filepath.Ext(names.CodeFile)), d.now()); err != nil {
 			return "", "", err
 		}
 	}

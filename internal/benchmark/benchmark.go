@@ -75,6 +75,9 @@ type Env struct {
 	// Runner runs the sandboxed steps: extraction, the matrix and the
 	// execution-based estimators.
 	Runner execute.Runner
+	// RunnerFor, if not nil, gives the runner of a language that has its
+	// own (Java's JVM pool); Runner serves the others.
+	RunnerFor func(language string) execute.Runner
 	// DB holds the generation cache.
 	DB *sql.DB
 	// Priors are the quality estimators the ranking strategies name (see
@@ -265,6 +268,17 @@ func (w worker) generated(ctx context.Context, p dataset.Problem) (eval.Generate
 
 // one generates (or finds cached), prepares and simulates one problem.
 func (w worker) one(ctx context.Context, p dataset.Problem) (eval.Result, error) {
+	if l, te, ok := eval.OwnLanguage(p.Language); ok {
+		runner := w.env.Runner
+		if w.env.RunnerFor != nil {
+			runner = w.env.RunnerFor(p.Language)
+		}
+		g := w.cfg.Generate
+		params := llm.Params{Temperature: g.Temperature, TopP: g.TopP}
+		r, err := eval.RunIn(ctx, w.env.Provider, runner, l, te, p, params, g.Codes, g.Tests, w.cfg.Limits, w.cfg.Eval)
+		r.Config = w.hash
+		return r, err
+	}
 	gen, err := w.generated(ctx, p)
 	if err != nil {
 		return eval.Result{}, err

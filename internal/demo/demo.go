@@ -1,6 +1,7 @@
 package demo
 
 import (
+	"context"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -15,8 +16,18 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
+	"github.com/ticoder/ticoder/internal/lang/java"
 	"github.com/ticoder/ticoder/internal/srcscan"
 )
+
+// splitJava splits a Java demo test `CALL == EXPECTED` at its last ` == `.
+func splitJava(line string) (string, string, bool) {
+	i := strings.LastIndex(line, " == ")
+	if i <= 0 {
+		return "", "", false
+	}
+	return strings.TrimSpace(line[:i]), strings.TrimSpace(line[i+4:]), true
+}
 
 //go:embed problems
 var problemFS embed.FS
@@ -29,8 +40,12 @@ var ErrUnknown = errors.New("unknown demo problem")
 var order = []string{
 	"text_match", "first_missing", "max_increasing_product",
 	"second_largest", "rle_encode", "is_leap_year", "median", "count_vowels",
-	"digit_sum",
+	"digit_sum", "min_cost", "sorted_union",
 }
+
+// entries are the entry points of demos whose name is not their entry
+// point's (Java methods are camelCase).
+var entries = map[string]string{"min_cost": "minCost", "sorted_union": "sortedUnion"}
 
 // Label is the author's verdict on a candidate or a test.
 type Label string
@@ -65,6 +80,11 @@ type Problem struct {
 	Stub string `json:"stub"`
 	// EntryPoint is the function under test.
 	EntryPoint string `json:"entry_point"`
+	// Language is the problem's language: "" (Python) or "java" (its files
+	// are stub.java, reference.java, candidates.java with `// candidate`
+	// headers, and tests.java with one `CALL == EXPECTED` a line, labels
+	// as `  // wrong`).
+	Language string `json:"language,omitempty"`
 	// Reference is a complete program solving the problem as intended.
 	Reference string `json:"reference"`
 	// Candidates are the candidate programs with their multiplicities.
@@ -109,6 +129,13 @@ func Get(name string) (Problem, error) {
 		return string(b), nil
 	}
 	p := Problem{Name: name, EntryPoint: name}
+	ext, comment := ".py", "#"
+	if _, err := fs.Stat(problemFS, path.Join(dir, "stub.java")); err == nil {
+		p.Language, ext, comment = dataset.Java, ".java", "//"
+	}
+	if e, ok := entries[name]; ok {
+		p.EntryPoint = e
+	}
 	meta, err := read("problem.json")
 	if err != nil {
 		return Problem{}, err
@@ -116,33 +143,33 @@ func Get(name string) (Problem, error) {
 	if err := json.Unmarshal([]byte(meta), &p); err != nil {
 		return Problem{}, fmt.Errorf("demo %s: problem.json: %w", name, err)
 	}
-	p.Name, p.EntryPoint = name, name
-	if p.Stub, err = read("stub.py"); err != nil {
+	p.Name = name
+	if p.Stub, err = read("stub" + ext); err != nil {
 		return Problem{}, err
 	}
-	if p.Reference, err = read("reference.py"); err != nil {
+	if p.Reference, err = read("reference" + ext); err != nil {
 		return Problem{}, err
 	}
-	cands, err := read("candidates.py")
+	cands, err := read("candidates" + ext)
 	if err != nil {
 		return Problem{}, err
 	}
-	if err := p.parseCandidates(cands); err != nil {
-		return Problem{}, fmt.Errorf("demo %s: candidates.py: %w", name, err)
+	if err := p.parseCandidates(cands, comment); err != nil {
+		return Problem{}, fmt.Errorf("demo %s: candidates%s: %w", name, ext, err)
 	}
-	tests, err := read("tests.py")
+	tests, err := read("tests" + ext)
 	if err != nil {
 		return Problem{}, err
 	}
-	if err := p.parseTests(tests); err != nil {
-		return Problem{}, fmt.Errorf("demo %s: tests.py: %w", name, err)
+	if err := p.parseTests(tests, comment); err != nil {
+		return Problem{}, fmt.Errorf("demo %s: tests%s: %w", name, ext, err)
 	}
 	return p, nil
 }
 
-var candidateHeader = regexp.MustCompile(`^# candidate count=(\d+) (correct|bug: .+|hidden bug: .+)$`)
+var candidateHeader = regexp.MustCompile(`^(?:#|//) candidate count=(\d+) (correct|bug: .+|hidden bug: .+)$`)
 
-func (p *Problem) parseCandidates(text string) error {
+func (p *Problem) parseCandidates(text, comment string) error {
 	var cur *strings.Builder
 	flush := func() {
 		if cur != nil {
@@ -152,9 +179,12 @@ func (p *Problem) parseCandidates(text string) error {
 	first := 0
 	for n, line := range strings.Split(text, "\n") {
 		m := candidateHeader.FindStringSubmatch(line)
+		if m != nil && !strings.HasPrefix(line, comment+" ") {
+			m = nil
+		}
 		if m == nil {
 			if cur == nil && strings.TrimSpace(line) != "" {
-				return fmt.Errorf("line %d: code before the first '# candidate' header", n+1)
+				return fmt.Errorf("line %d: code before the first '%s candidate' header", n+1, comment)
 			}
 			if cur != nil {
 				cur.WriteString(line + "\n")
@@ -186,23 +216,31 @@ func (p *Problem) parseCandidates(text string) error {
 	return nil
 }
 
-func (p *Problem) parseTests(text string) error {
+func (p *Problem) parseTests(text, comment string) error {
+	split := SplitAssert
+	if p.Language == dataset.Java {
+		split = splitJava
+	}
 	for n, line := range strings.Split(text, "\n") {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
 		label := Correct
 		for _, l := range []Label{Wrong, Undefined} {
-			if rest, ok := strings.CutSuffix(line, "  # "+string(l)); ok {
+			if rest, ok := strings.CutSuffix(line, "  "+comment+" "+string(l)); ok {
 				line, label = rest, l
 			}
 		}
-		input, expected, ok := SplitAssert(line)
+		input, expected, ok := split(line)
 		if !ok {
 			return fmt.Errorf("line %d: %q is not of the form `assert CALL == EXPECTED`", n+1, line)
 		}
+		test := execute.Test{Code: line, Input: input, Expected: expected}
+		if p.Language == dataset.Java {
+			test = java.Java{}.ValueTest(input, expected)
+		}
 		p.Tests = append(p.Tests, extract.Test{
-			Test:  execute.Test{Code: line, Input: input, Expected: expected},
+			Test:  test,
 			Count: 1,
 			First: len(p.Tests),
 		})
@@ -218,6 +256,19 @@ func (p *Problem) parseTests(text string) error {
 // as the reference solution and the tests labelled Correct as the hidden
 // tests.
 func (p Problem) Dataset() dataset.Problem {
+	if p.Language == dataset.Java {
+		st, _ := java.Java{}.ParseStub(context.Background(), nil, p.Name, p.Stub)
+		var asserts []string
+		for j, t := range p.Tests {
+			if p.TestLabels[j] == Correct {
+				asserts = append(asserts, t.Code)
+			}
+		}
+		return dataset.Problem{
+			ID: "demo/" + p.Name, Dataset: "demo", Prompt: p.Stub, Description: st.Docstring, Context: st.Context,
+			Signature: st.Signature, EntryPoint: p.EntryPoint, Reference: p.Reference, Language: dataset.Java, Asserts: asserts,
+		}
+	}
 	context, signature, description := splitStub(p.Stub, p.EntryPoint)
 	var asserts []string
 	for j, t := range p.Tests {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/ticoder/ticoder/internal/lang/java"
 )
 
 func TestListShape(t *testing.T) {
@@ -26,7 +28,11 @@ func TestListShape(t *testing.T) {
 			if strings.Contains(p.Stub, ">>>") {
 				t.Errorf("stub gives examples away:\n%s", p.Stub)
 			}
-			if !strings.Contains(p.Stub, "def "+p.EntryPoint+"(") || !strings.Contains(p.Stub, `"""`) {
+			if p.Language == "java" {
+				if !strings.Contains(p.Stub, "static ") || !strings.Contains(p.Stub, " "+p.EntryPoint+"(") || !strings.Contains(p.Stub, "/**") {
+					t.Errorf("Java stub lacks the static method or its Javadoc:\n%s", p.Stub)
+				}
+			} else if !strings.Contains(p.Stub, "def "+p.EntryPoint+"(") || !strings.Contains(p.Stub, `"""`) {
 				t.Errorf("stub lacks the def line or docstring:\n%s", p.Stub)
 			}
 			if n := len(p.Candidates); n < 9 {
@@ -49,7 +55,7 @@ func TestListShape(t *testing.T) {
 				if c.Count > 1 {
 					multi = true
 				}
-				if !strings.Contains(c.Program, "def "+p.EntryPoint+"(") {
+				if !strings.Contains(c.Program, "def "+p.EntryPoint+"(") && !strings.Contains(c.Program, " "+p.EntryPoint+"(") {
 					t.Errorf("candidate %d does not define %s", i, p.EntryPoint)
 				}
 			}
@@ -57,7 +63,7 @@ func TestListShape(t *testing.T) {
 				t.Error("no candidate has a multiplicity above 1")
 			}
 			for j, tc := range p.Tests {
-				if !strings.HasPrefix(tc.Input, p.EntryPoint+"(") {
+				if call := strings.TrimPrefix(tc.Input, java.FirstClass(p.Stub)+"."); !strings.HasPrefix(call, p.EntryPoint+"(") {
 					t.Errorf("test %d %q: input %q does not call %s", j, tc.Code, tc.Input, p.EntryPoint)
 				}
 			}
@@ -139,6 +145,9 @@ func TestSplitMatchesPython(t *testing.T) {
 	var lines []string
 	var want [][2]string
 	for _, p := range ps {
+		if p.Language != "" {
+			continue // not Python
+		}
 		for _, tc := range p.Tests {
 			lines = append(lines, tc.Code)
 			want = append(want, [2]string{tc.Input, tc.Expected})

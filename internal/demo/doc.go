@@ -5,6 +5,11 @@
 // tests in `assert f(...) == ...` form, some of them wrong and some on inputs
 // outside the function's domain.
 //
+// Two problems are Java (Problem.Language "java": min_cost, sorted_union):
+// their files are stub.java, reference.java, candidates.java (headers
+// "// candidate count=N …") and tests.java (one `CALL == EXPECTED` of Java
+// expressions per line, labels as "  // wrong", "  // undefined").
+//
 // The data lives in problems/NAME/ as plain Python and JSON, embedded in the
 // binary with go:embed, so that `ticoder run --demo` and `ticoder serve --demo`
 // work on a machine with no model, no network and no datasets:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/lang"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/session"
 )
@@ -23,19 +24,24 @@ const StopByUser = "stopped"
 // not safe for concurrent use; the web server holds a lock per session.
 type Conversation struct {
 	task    api.Task
+	lang    lang.Interactive
 	sess    *session.Session
 	runner  execute.Runner
 	stopped bool
 }
 
-// Start begins a conversation on a prepared session. r runs the sandboxed
-// checks (output values, export).
+// Start begins a conversation on a prepared session. r runs the programs
+// of the task's language and the sandboxed checks (output values, export).
 func Start(p *Prepared, r execute.Runner) (*Conversation, error) {
-	s, err := session.New(p.Spec, session.RunnerComparer{Runner: r})
+	l, err := languageOf(p.Task.Language)
 	if err != nil {
 		return nil, err
 	}
-	return &Conversation{task: p.Task, sess: s, runner: r}, nil
+	s, err := session.New(p.Spec, comparer(l, r))
+	if err != nil {
+		return nil, err
+	}
+	return &Conversation{task: p.Task, lang: l, sess: s, runner: r}, nil
 }
 
 // record is the stored form of a Conversation.
@@ -54,17 +60,29 @@ func (c *Conversation) MarshalJSON() ([]byte, error) {
 	return json.Marshal(record{Task: c.task, Session: s, Stopped: c.stopped})
 }
 
-// Load resumes a conversation encoded with MarshalJSON.
+// Load resumes a conversation encoded with MarshalJSON; r runs the
+// programs of its language.
 func Load(data []byte, r execute.Runner) (*Conversation, error) {
+	return LoadFor(data, func(string) execute.Runner { return r })
+}
+
+// LoadFor resumes a conversation encoded with MarshalJSON, on the runner
+// runners returns for its language.
+func LoadFor(data []byte, runners func(language string) execute.Runner) (*Conversation, error) {
 	var rec record
 	if err := json.Unmarshal(data, &rec); err != nil {
 		return nil, fmt.Errorf("load conversation: %w", err)
 	}
-	s, err := session.Load(rec.Session, session.RunnerComparer{Runner: r})
+	l, err := languageOf(rec.Task.Language)
+	if err != nil {
+		return nil, fmt.Errorf("load conversation: %w", err)
+	}
+	r := runners(rec.Task.Language)
+	s, err := session.Load(rec.Session, comparer(l, r))
 	if err != nil {
 		return nil, err
 	}
-	return &Conversation{task: rec.Task, sess: s, runner: r, stopped: rec.Stopped}, nil
+	return &Conversation{task: rec.Task, lang: l, sess: s, runner: r, stopped: rec.Stopped}, nil
 }
 
 // Task returns what the code is for.
@@ -88,16 +106,44 @@ func (c *Conversation) Question() (api.Question, bool) {
 	if !ok {
 		return api.Question{}, false
 	}
+	expected := c.show(q.Expected)
+	choices := make([]string, len(q.Choices))
+	for i, v := range q.Choices {
+		choices[i] = c.show(v)
+	}
+	if q.Choices == nil {
+		choices = nil
+	}
 	out := api.Question{
-		Number: q.Number, Test: q.Test, Code: q.Code, Input: q.Input, Expected: q.Expected,
-		Prompt:      Prompt(q.Code, q.Input, q.Expected),
+		Number: q.Number, Test: q.Test, Code: q.Code, Input: q.Input, Expected: expected,
+		Prompt:      c.prompt(q.Code, q.Input, expected),
 		CanOutput:   c.Mode() == rank.Output && q.Input != "",
-		Synthesized: q.Synthesized, Choices: q.Choices,
+		Synthesized: q.Synthesized, Choices: choices,
 	}
 	if q.Synthesized && out.CanOutput && len(q.Choices) > 1 {
-		out.Prompt += "\n(what should " + q.Input + " return? the candidates return " + strings.Join(q.Choices, ", ") + ")"
+		out.Prompt += "\n(what should " + q.Input + " return? the candidates return " + strings.Join(choices, ", ") + ")"
 	}
 	return out, true
+}
+
+// show renders a value in the task's language.
+func (c *Conversation) show(value string) string {
+	if value == "" {
+		return ""
+	}
+	return c.lang.ShowValue(c.task.Stub, c.task.EntryPoint, value)
+}
+
+// prompt is Prompt with the question in the task's language.
+func (c *Conversation) prompt(code, input, expected string) string {
+	if input == "" {
+		return Prompt(code, input, expected)
+	}
+	setup := ""
+	if i := strings.LastIndex(code, "\n"); i >= 0 {
+		setup = code[:i+1]
+	}
+	return setup + c.lang.Question(input, expected)
 }
 
 // Prompt renders a test as the question shown to the user:
@@ -152,7 +198,7 @@ func (c *Conversation) State(id string) api.Session {
 			after = hist[i+1].Before
 		}
 		st.History = append(st.History, api.Answered{
-			Number: i + 1, Test: h.Test, Code: c.sess.Shown(h).String(), Verdict: h.Answer.Verdict.String(),
+			Number: i + 1, Test: h.Test, Code: c.lang.ShowTest(c.task.Stub, c.task.EntryPoint, c.sess.Shown(h)), Verdict: h.Answer.Verdict.String(),
 			Value: h.Answer.Value, Remaining: c.counts(after).Samples,
 		})
 	}
@@ -227,11 +273,11 @@ func (c *Conversation) Answer(ctx context.Context, test int, verdict, value stri
 			}
 			return fmt.Errorf("%w: this test is not of the form `assert CALL == VALUE`; answer yes (y), no (n) or don't know (d)", session.ErrBadAnswer)
 		}
-		value = strings.TrimSpace(value)
-		if err := CheckValue(ctx, c.runner, value); err != nil {
+		expr, err := c.lang.ReadValue(ctx, c.runner, c.task.Stub, c.task.EntryPoint, strings.TrimSpace(value))
+		if err != nil {
 			return err
 		}
-		a.Value = value
+		a.Value = expr
 	}
 	if err := c.sess.Answer(ctx, test, a); err != nil {
 		return err

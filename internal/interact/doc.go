@@ -16,4 +16,12 @@
 //
 // Python is never parsed in Go: stubs and values are checked by the embedded
 // tools.py through execute.Runner.Call.
+//
+// A session's language (api.Task.Language, Source.Language: Python or Java)
+// decides everything above that differs between languages, through
+// lang.Interactive: how a stub is read, how questions and values are
+// written, how an `output` value is read (Java's by a parser in Go that
+// never runs it), and the export (Java: CLASS.java and a JUnit 5 class
+// CLASSTest.java, run with JUnit in a sandboxed JVM). Java programs run on
+// the runner Builder.Runners gives for "java" (the JVM pool).
 package interact

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/lang"
 	"github.com/ticoder/ticoder/internal/session"
 )
 
@@ -33,9 +34,12 @@ func moduleName(entry string) string {
 }
 
 // Export returns the code of candidate (an api.Candidate.Index; the best
-// remaining one when candidate < 0) as NAME.py and the approved tests as the
-// pytest file test_NAME.py. With check, each test function is run against the
-// code in the sandbox, as pytest would run it, and the outcome reported.
+// remaining one when candidate < 0) and the approved tests as files of the
+// task's language (Python: NAME.py and the pytest file test_NAME.py; Java:
+// CLASS.java and the JUnit 5 class CLASSTest.java). With check, the tests are
+// run against the code in the sandbox, as the language's test runner would
+// run them, and the outcome reported (Unchecked says why not, when the test
+// runner is not installed).
 func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (api.Export, error) {
 	alive := c.sess.Alive()
 	if len(alive) == 0 {
@@ -46,7 +50,6 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 	} else if !slices.Contains(alive, candidate) {
 		return api.Export{}, fmt.Errorf("%w: candidate %d was pruned or does not exist; choose one of the list", ErrBadCandidate, candidate)
 	}
-	name := moduleName(c.task.EntryPoint)
 	// Tests corrected with `output` are among the approved ones; list only
 	// those answered fail as rejected.
 	var rejected []execute.Test
@@ -55,20 +58,30 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 			rejected = append(rejected, c.sess.Shown(h))
 		}
 	}
-	ex := api.Export{
-		CodeFile:  name + ".py",
-		Code:      c.sess.Spec().Candidates[candidate].Program,
-		TestFile:  "test_" + name + ".py",
-		Candidate: candidate,
+	f, err := c.lang.Export(c.task.Stub, c.task.EntryPoint, c.sess.Spec().Candidates[candidate].Program, c.sess.Approved(), rejected)
+	if err != nil {
+		return api.Export{}, err
 	}
-	ex.Tests, ex.TestCount = PytestFile(name, c.task.EntryPoint, c.sess.Approved(), rejected)
+	ex := exportOf(f)
+	ex.Candidate = candidate
 	if !check {
 		return ex, nil
 	}
-	if err := CheckExport(ctx, c.runner, &ex); err != nil {
+	fails, err := c.lang.CheckExport(ctx, c.runner, f)
+	if errors.Is(err, execute.ErrNoJUnit) {
+		ex.Unchecked = err.Error()
+		return ex, nil
+	}
+	if err != nil {
 		return ex, err
 	}
+	ex.Checked, ex.Failures, ex.Passed = true, fails, len(fails) == 0
 	return ex, nil
+}
+
+// exportOf returns files as an api.Export, not checked.
+func exportOf(f lang.Files) api.Export {
+	return api.Export{CodeFile: f.CodeFile, Code: f.Code, TestFile: f.TestFile, Tests: f.Tests, TestCount: f.TestCount, Command: f.Command}
 }
 
 // PytestFile renders approved tests as pytest functions that import the

@@ -50,6 +50,10 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 	}
 	rep.Start("ask the model", 2)
 	defer rep.Finish()
+	if l, te, ok := extractorOf(p.Language); ok {
+		params := llm.Params{Temperature: o.Temperature, TopP: o.TopP}
+		return g.generateIn(ctx, l, te, p, params, o.Codes, o.Tests, rep)
+	}
 	r, err := generate.Problem(ctx, g.Provider, g.Caller, p, o, rep)
 	var ge *generate.Error
 	if errors.As(err, &ge) {

@@ -14,6 +14,7 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
 	"github.com/ticoder/ticoder/internal/inputs"
+	"github.com/ticoder/ticoder/internal/lang"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/session"
@@ -72,6 +73,9 @@ type Source struct {
 	Signature string
 	// Task names a dataset problem as DATASET/ID, e.g. humaneval/HumanEval/12.
 	Task string
+	// Language is the language of Spec: "" or "python", or "java" (a
+	// class with a static method to write, see lang/java).
+	Language string
 }
 
 // Kind returns "demo", "spec", "prompt" or "task", or an error when not
@@ -140,6 +144,29 @@ type Builder struct {
 	// terminal does. Off, only the known dataset names are accepted: a web
 	// client must not make the server read files of its choosing.
 	DatasetFiles bool
+	// Runners returns the runner of a language's programs ("" is Python);
+	// nil runs every language on Runner.
+	Runners func(language string) execute.Runner
+}
+
+// RunnerOr returns the runner Runners gives for language when it is not
+// Runner (a language with a pool of its own, such as Java), else fallback
+// (a front end's runner for sandboxed checks).
+func (b *Builder) RunnerOr(language string, fallback execute.Runner) execute.Runner {
+	if r := b.RunnerFor(language); r != b.Runner {
+		return r
+	}
+	return fallback
+}
+
+// RunnerFor returns the runner of the programs of language.
+func (b *Builder) RunnerFor(language string) execute.Runner {
+	if b.Runners != nil {
+		if r := b.Runners(language); r != nil {
+			return r
+		}
+	}
+	return b.Runner
 }
 
 // Prepared is a session ready to start.
@@ -167,7 +194,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		if err != nil {
 			return nil, err
 		}
-		task = api.Task{Name: p.Name, Title: p.Title, Stub: p.Stub, EntryPoint: p.EntryPoint, Source: kind}
+		task = api.Task{Name: p.Name, Title: p.Title, Stub: p.Stub, EntryPoint: p.EntryPoint, Source: kind, Language: p.Language}
 		d := p.Dataset()
 		stask = session.Task{ID: d.ID, Prompt: d.Prompt, Description: d.Description, Signature: d.Signature, EntryPoint: d.EntryPoint}
 		cands, tests = p.Candidates, p.Tests
@@ -197,10 +224,15 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		if kind == "task" {
 			name = prob.ID
 		}
-		task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind}
+		task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind, Language: prob.Language}
 		stask = session.Task{ID: prob.ID, Prompt: prob.Prompt, Description: prob.Description, Signature: prob.Signature, EntryPoint: prob.EntryPoint}
 	}
-	results, err := b.matrix(ctx, cands, tests, rep)
+	l, err := languageOf(task.Language)
+	if err != nil {
+		return nil, err
+	}
+	runner := b.RunnerFor(task.Language)
+	results, err := b.matrix(ctx, runner, cands, tests, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +247,11 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		Task: stask, Candidates: cands, Tests: tests, Results: results, Mode: opts.Mode,
 		Select: sel, Rank: rk, MaxQuestions: opts.MaxQuestions, Seed: opts.Seed, Questions: opts.Questions,
 	}
-	if opts.Questions != session.TestsOnly {
+	if h, ok := l.(lang.InputHarvester); ok && opts.Questions != session.TestsOnly {
+		if err := synthesize(ctx, runner, l, h, &spec, b.Timeout); err != nil {
+			return nil, fmt.Errorf("synthesized questions: %w", err)
+		}
+	} else if opts.Questions != session.TestsOnly {
 		req := inputs.Request{Entry: stask.EntryPoint, Prompt: stask.Prompt, Signature: stask.Signature, Proposed: proposed}
 		if err := inputs.Synthesize(ctx, b.Runner, &spec, req, b.Timeout); err != nil {
 			return nil, fmt.Errorf("synthesized questions: %w", err)
@@ -246,26 +282,40 @@ func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset
 		// in the Problem but Generators only read the visible part.
 		return p, nil
 	}
+	l, err := languageOf(src.Language)
+	if err != nil {
+		return dataset.Problem{}, err
+	}
 	text, what := src.Spec, "the spec"
 	if src.SpecName != "" {
 		what = "spec file " + src.SpecName
 	}
 	if kind == "prompt" {
+		if l.Name() != "python" {
+			return dataset.Problem{}, badSource("a %s function needs a stub file (a spec), not a prompt and a signature", l.Name())
+		}
 		text, what = StubFromPrompt(src.Prompt, src.Signature), "signature"
 	}
-	stub, err := ParseStub(ctx, b.Runner, what, text)
+	stub, err := l.ParseStub(ctx, b.Runner, what, text)
 	if err != nil {
+		if errors.Is(err, lang.ErrBadStub) {
+			return dataset.Problem{}, badSource("%s", err)
+		}
 		return dataset.Problem{}, err
 	}
 	prompt := strings.TrimRight(text, " \t\n") + "\n"
+	language := ""
+	if l.Name() != "python" {
+		language = l.Name()
+	}
 	return dataset.Problem{
 		ID: stub.EntryPoint, Dataset: kind, Prompt: prompt, Description: stub.Docstring,
-		Context: stub.Context, Signature: stub.Signature, EntryPoint: stub.EntryPoint,
+		Context: stub.Context, Signature: stub.Signature, EntryPoint: stub.EntryPoint, Language: language,
 	}, nil
 }
 
-// matrix runs every test on every candidate.
-func (b *Builder) matrix(ctx context.Context, cands []extract.Candidate, tests []extract.Test, rep progress.Reporter) ([][]execute.Result, error) {
+// matrix runs every test on every candidate on r.
+func (b *Builder) matrix(ctx context.Context, r execute.Runner, cands []extract.Candidate, tests []extract.Test, rep progress.Reporter) ([][]execute.Result, error) {
 	rep = progress.OrNop(rep)
 	timeout := b.Timeout
 	if timeout <= 0 {
@@ -280,9 +330,51 @@ func (b *Builder) matrix(ctx context.Context, cands []extract.Candidate, tests [
 	}
 	rep.Start("run tests", len(cands))
 	defer rep.Finish()
-	m, err := b.Runner.Run(ctx, job, func(int, []execute.Result) { rep.Add(1) })
+	m, err := r.Run(ctx, job, func(int, []execute.Result) { rep.Add(1) })
 	if err != nil {
 		return nil, fmt.Errorf("run %d tests on %d candidates: %w", len(tests), len(cands), err)
 	}
 	return m.Results, nil
+}
+
+// synthesize adds synthesized questions for a language that harvests
+// inputs itself (lang.InputHarvester): the calls of the generated value
+// tests and those the language derives from the prompt's examples, each run
+// on every candidate as a value test without an expected value.
+func synthesize(ctx context.Context, r execute.Runner, l lang.Language, h lang.InputHarvester, spec *session.Spec, timeout time.Duration) error {
+	const maxCalls = 64
+	seen := map[string]bool{}
+	var calls []string
+	for _, t := range spec.Tests {
+		if t.Input != "" && t.Setup == "" && !seen[t.Input] && len(calls) < maxCalls {
+			seen[t.Input] = true
+			calls = append(calls, t.Input)
+		}
+	}
+	for _, c := range h.Inputs(spec.Task.Prompt, spec.Task.EntryPoint, maxCalls) {
+		if !seen[c] && len(calls) < maxCalls {
+			seen[c] = true
+			calls = append(calls, c)
+		}
+	}
+	if len(calls) == 0 || len(spec.Candidates) == 0 {
+		return nil
+	}
+	if timeout <= 0 {
+		timeout = 5 * time.Second
+	}
+	job := execute.Job{Programs: make([]string, len(spec.Candidates)), Timeout: timeout}
+	for i, c := range spec.Candidates {
+		job.Programs[i] = c.Program
+	}
+	tests := make([]extract.Test, len(calls))
+	for k, c := range calls {
+		job.Tests = append(job.Tests, l.ValueTest(c, ""))
+		tests[k] = session.SynthesizedTest("", c)
+	}
+	m, err := r.Run(ctx, job, nil)
+	if err != nil {
+		return fmt.Errorf("run %d calls on %d candidates: %w", len(calls), len(spec.Candidates), err)
+	}
+	return spec.AddSynthesized(tests, m.Results, nil)
 }

@@ -29,6 +29,8 @@ const (
 var templateNames = []string{
 	TmplCodeChatSystem, TmplCodeChatUser, TmplCodeCompletion,
 	TmplTestsChatSystem, TmplTestsChatUser, TmplTestsCompletion,
+	"java_" + TmplCodeChatSystem, "java_" + TmplCodeChatUser, "java_" + TmplCodeCompletion,
+	"java_" + TmplTestsChatSystem, "java_" + TmplTestsChatUser, "java_" + TmplTestsCompletion,
 }
 
 // Default lengths of a completion, in tokens, when Params.MaxTokens is 0.
@@ -118,6 +120,12 @@ type promptData struct {
 func (p *Prompts) exec(name string, task Task) (string, error) {
 	if p == nil {
 		p = DefaultPrompts()
+	}
+	if task.Language != "" {
+		name = task.Language + "_" + name
+		if p.t.Lookup(name) == nil {
+			return "", fmt.Errorf("render prompt for %s: no template %s for %s tasks", task.ID, name, task.Language)
+		}
 	}
 	var b strings.Builder
 	if err := p.t.ExecuteTemplate(&b, name, promptData{Task: task, Stub: Stub(task)}); err != nil {

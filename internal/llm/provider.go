@@ -97,6 +97,9 @@ type Task struct {
 	Description string `json:"description,omitempty"`
 	// EntryPoint is the name of the function to write and test.
 	EntryPoint string `json:"entry_point,omitempty"`
+	// Language is the task's language: "" (Python) or "java", whose
+	// prompts are the templates named LANGUAGE_NAME (java_code_chat_user).
+	Language string `json:"language,omitempty"`
 }
 
 // TaskFrom returns the visible part of a problem.
@@ -108,6 +111,7 @@ func TaskFrom(p dataset.Problem) Task {
 		Signature:   p.Signature,
 		Description: p.Description,
 		EntryPoint:  p.EntryPoint,
+		Language:    p.Language,
 	}
 }
 

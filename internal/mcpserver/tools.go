@@ -200,7 +200,7 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in SourceI
 	if err != nil {
 		return nil, err
 	}
-	conv, err := interact.Start(p, s.opts.Runner)
+	conv, err := interact.Start(p, s.opts.Builder.RunnerOr(p.Task.Language, s.opts.Runner))
 	if err != nil {
 		return nil, err
 	}

@@ -35,6 +35,9 @@ type JVMConfig struct {
 	// Files maps file names (letters, digits, '.', '_', '-') to contents,
 	// shown read-only as /ticoder/NAME.
 	Files map[string][]byte `json:"files,omitempty"`
+	// ReadOnly lists host files (absolute paths to regular files, such as
+	// JUnit's jar) shown read-only at the same paths.
+	ReadOnly []string `json:"ro,omitempty"`
 	// AddressSpace, if not 0, is RLIMIT_AS in bytes. A JVM reserves far
 	// more address space than it uses (heap, code cache, class space,
 	// thread stacks): prefer a memory cgroup, and set this only as the
@@ -67,7 +70,17 @@ var fileName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$`)
 // layoutFor returns the layout of cfg's sandbox.
 func layoutFor(cfg Config) (layout, error) {
 	if cfg.JVM.Enabled {
-		return jvmLayout(cfg.Python)
+		l, err := jvmLayout(cfg.Python)
+		if err != nil {
+			return l, err
+		}
+		for _, f := range cfg.JVM.ReadOnly {
+			if st, err := os.Stat(f); !filepath.IsAbs(f) || err != nil || !st.Mode().IsRegular() {
+				return l, fmt.Errorf("read-only file %q: want an absolute path to a regular file", f)
+			}
+			l.files = append(l.files, f)
+		}
+		return l, nil
 	}
 	return pythonLayout(cfg.Python)
 }

@@ -20,6 +20,7 @@
 // server with an access token (Options.Token; ticoder serve makes one when it
 // listens off loopback) requires it on every API request. Every response has
 // a strict Content-Security-Policy and forbids framing and MIME sniffing.
-// Output-mode values must be Python literals (interact.CheckValue): code typed
-// as a value is refused before anything runs.
+// Output-mode values must be Python literals (interact.CheckValue), or in a
+// Java session Java values (lang/java's ReadValue): code typed as a value is
+// refused before anything runs.
 package server

@@ -251,7 +251,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 	if req.MaxQuestions > 0 {
 		opts.MaxQuestions = req.MaxQuestions
 	}
-	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task}
+	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task, Language: req.Language}
 	if _, err := src.Kind(); err != nil {
 		s.writeError(w, r, withStatus(http.StatusBadRequest, err))
 		return
@@ -268,7 +268,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	conv, err := interact.Start(prep, s.opts.Runner)
+	conv, err := interact.Start(prep, s.runnerFor(prep.Task.Language))
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -317,7 +317,7 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 		}
 		return nil, err
 	}
-	conv, err := interact.Load(data, s.opts.Runner)
+	conv, err := interact.LoadFor(data, s.runnerFor)
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
@@ -395,4 +395,10 @@ func (s *Server) withSession(h func(w http.ResponseWriter, r *http.Request, id s
 		defer e.mu.Unlock()
 		h(w, r, id, e)
 	}
+}
+
+// runnerFor returns the runner of a session in language: the builder's own
+// runner for that language (Java's pool), else Options.Runner.
+func (s *Server) runnerFor(language string) execute.Runner {
+	return s.opts.Builder.RunnerOr(language, s.opts.Runner)
 }

@@ -9,14 +9,18 @@ import (
 	"github.com/ticoder/ticoder/api"
 )
 
-// highlight returns Python source with terminal colours, or the source
-// unchanged when colour is false or highlighting fails.
-func highlight(src string, colour bool) string {
+// highlight returns source in language ("" is Python, "java") with terminal
+// colours, or the source unchanged when colour is false or highlighting
+// fails.
+func highlight(src, language string, colour bool) string {
 	if !colour {
 		return src
 	}
+	if language == "" {
+		language = "python"
+	}
 	var b strings.Builder
-	if err := quick.Highlight(&b, src, "python", "terminal256", "monokai"); err != nil {
+	if err := quick.Highlight(&b, src, language, "terminal256", "monokai"); err != nil {
 		return src
 	}
 	return strings.TrimRight(b.String(), "\n") + "\x1b[0m"

@@ -138,7 +138,7 @@ func (m *model) askLines(w, h int) []string {
 	tail = append(tail, "", m.statusLine(w), "")
 	if q != nil {
 		tail = append(tail, dimStyle.Render(fmt.Sprintf("Question %d — is this what your function should do?", q.Number)))
-		tail = append(tail, split(boxStyle.Render(ansi.Wrap(highlight(q.Prompt, m.colour), w-4, "")), w)...)
+		tail = append(tail, split(boxStyle.Render(ansi.Wrap(highlight(q.Prompt, m.state.Task.Language, m.colour), w-4, "")), w)...)
 	}
 	tail = append(tail, keyLines(m.askKeys(), w)...)
 	if m.phase == typing && q != nil {
@@ -155,7 +155,7 @@ func (m *model) askLines(w, h int) []string {
 	}
 	head := []string{m.titleLine(), ""}
 	room := h - len(head) - len(tail)
-	stub := split(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.colour), w)
+	stub := split(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.state.Task.Language, m.colour), w)
 	hist := m.historyLines()
 	histRoom := 0
 	if len(hist) > 0 && room-len(stub) >= 3 {
@@ -212,7 +212,7 @@ func (m *model) finalLines(w, h int) []string {
 	}
 	c := s.Candidates[m.cursor]
 	detail := append([]string{dimStyle.Render(candidateHead(s.Candidates, m.cursor) + ":")},
-		split(highlight(strings.TrimRight(c.Program, "\n"), m.colour), w)...)
+		split(highlight(strings.TrimRight(c.Program, "\n"), m.state.Task.Language, m.colour), w)...)
 	if len(s.Candidates) > 1 {
 		detail = append(detail, "", dimStyle.Render("How the top two differ:"))
 		detail = append(detail, split(renderDiff(s.Candidates, m.colour), w)...)

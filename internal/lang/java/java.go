@@ -56,6 +56,14 @@ func (Java) Extract(reply string) string {
 	return reply
 }
 
+// FirstClass returns the name of the first class source declares, or "".
+func FirstClass(source string) string {
+	if m := classRE.FindStringSubmatch(source); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
 // classRE finds a top-level class's name.
 var classRE = regexp.MustCompile(`(?m)^\s*(?:public\s+|final\s+|abstract\s+)*class\s+([A-Za-z_$][A-Za-z0-9_$]*)`)
 

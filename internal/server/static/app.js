@@ -328,6 +328,9 @@ async function renderFinal() {
   if (ex.test_count === 0) {
     check.className = "check";
     check.textContent = "You approved no test, so the file has none.";
+  } else if (!ex.checked) {
+    check.className = "check";
+    check.textContent = "Not run in the sandbox: " + (ex.unchecked || "no test runner") + ". Run them with: " + (ex.command || "");
   } else if (ex.passed) {
     check.className = "check ok";
     check.textContent = "✓ All " + ex.test_count + " approved tests pass against this code (run in the sandbox).";

@@ -1,0 +1,316 @@
+package java
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/lang"
+)
+
+var _ lang.Interactive = Java{}
+
+// ErrBadStub is lang.ErrBadStub.
+var ErrBadStub = lang.ErrBadStub
+
+// staticRE finds the static methods of a class: their return type and name.
+var staticRE = regexp.MustCompile(`(?m)^[ \t]*(?:(?:public|private|protected|final|synchronized)\s+)*static\s+(?:(?:final|synchronized)\s+)*([^(){};=/*]+?)\s+([A-Za-z_$][A-Za-z0-9_$]*)\s*\(`)
+
+// javadocRE finds a Javadoc comment that ends (but for blanks and
+// annotations) where a declaration begins.
+var javadocRE = regexp.MustCompile(`(?s)/\*\*(.*?)\*/\s*(?:@[A-Za-z_.]+(?:\([^)]*\))?\s*)*$`)
+
+// ParseStub implements lang.Interactive: source is a class with a static
+// method to write (the last static method but main), its Javadoc the
+// description. The method's body may be empty or unfinished. No runner is
+// needed.
+func (Java) ParseStub(_ context.Context, _ execute.Runner, what, source string) (lang.Stub, error) {
+	if strings.TrimSpace(source) == "" {
+		return lang.Stub{}, fmt.Errorf("%w: %s is empty: give a class with a static method and a Javadoc comment", ErrBadStub, what)
+	}
+	if classRE.FindStringSubmatch(source) == nil {
+		return lang.Stub{}, fmt.Errorf("%w: %s declares no class: give a class with a static method to write", ErrBadStub, what)
+	}
+	var loc []int
+	for _, m := range staticRE.FindAllStringSubmatchIndex(source, -1) {
+		if source[m[4]:m[5]] != "main" {
+			loc = m
+		}
+	}
+	if loc == nil {
+		return lang.Stub{}, fmt.Errorf("%w: %s declares no static method (other than main) to write", ErrBadStub, what)
+	}
+	entry := source[loc[4]:loc[5]]
+	if _, err := FindMethod(source, entry); err != nil {
+		return lang.Stub{}, fmt.Errorf("%w: %s: %w", ErrBadStub, what, err)
+	}
+	start := loc[0]
+	sig := source[start:]
+	if i := strings.IndexAny(sig, "{;"); i >= 0 {
+		sig = sig[:i]
+	}
+	st := lang.Stub{EntryPoint: entry, Signature: strings.TrimSpace(sig), Context: source[:start]}
+	if m := javadocRE.FindStringSubmatchIndex(source[:start]); m != nil {
+		st.Context = source[:m[0]]
+		var lines []string
+		for _, l := range strings.Split(source[m[2]:m[3]], "\n") {
+			l = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "*"))
+			lines = append(lines, l)
+		}
+		st.Docstring = strings.TrimSpace(strings.Join(lines, "\n"))
+	}
+	return st, nil
+}
+
+// Question implements lang.Interactive.
+func (Java) Question(call, expected string) string {
+	if expected == "" {
+		return call + " ?"
+	}
+	return call + " == " + expected + " ?"
+}
+
+// ShowTest implements lang.Interactive: a value test as `CALL ==
+// EXPECTED`, any other test as its code.
+func (j Java) ShowTest(prompt, entry string, t execute.Test) string {
+	if t.Input == "" {
+		return t.String()
+	}
+	if t.Expected == "" {
+		return t.Input
+	}
+	return t.Input + " == " + j.ShowValue(prompt, entry, t.Expected)
+}
+
+// ShowValue implements lang.Interactive: the value (in the worker's
+// notation, or Java's) as an expression of the method's return type.
+func (Java) ShowValue(prompt, entry, value string) string {
+	if expr, err := literal(prompt, entry, value); err == nil {
+		return expr
+	}
+	return value
+}
+
+// ReadValue implements lang.Interactive: value is read by ReadValue (never
+// compiled or run) and written as an expression of the return type.
+func (Java) ReadValue(_ context.Context, _ execute.Runner, prompt, entry, value string) (string, error) {
+	return literal(prompt, entry, value)
+}
+
+func literal(prompt, entry, value string) (string, error) {
+	if strings.TrimSpace(value) == "" {
+		return "", errors.New("the value is empty: type the value the call should return, e.g. 7, \"abc\", new int[] {1, 2} or List.of(1, 2)")
+	}
+	m, err := FindMethod(prompt, entry)
+	if err != nil {
+		return "", err
+	}
+	v, err := ReadValue(value)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a Java value (%w); write literals, arrays such as new int[] {1, 2}, List.of(…), Set.of(…) or Map.of(…)", clipText(value), err)
+	}
+	expr, err := Emit(v, m.Return)
+	if err != nil {
+		return "", fmt.Errorf("%q is no %s: %w", clipText(value), m.Return, err)
+	}
+	return expr, nil
+}
+
+func clipText(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// importRE finds import declarations.
+var importRE = regexp.MustCompile(`(?m)^[ \t]*import\s+(?:static\s+)?[A-Za-z0-9_.*$]+\s*;[ \t]*$`)
+
+// Export implements lang.Interactive: the program as CLASS.java and the
+// approved value tests as a JUnit 5 class CLASSTest in CLASSTest.java, one
+// @Test method each (assertArrayEquals for arrays, assertEquals with a
+// tolerance of 1e-9 for floating-point results, assertEquals otherwise).
+// Expected values are rendered as expressions of the return type.
+func (j Java) Export(prompt, entry, program string, approved, rejected []execute.Test) (lang.Files, error) {
+	m, err := FindMethod(prompt, entry)
+	if err != nil {
+		return lang.Files{}, fmt.Errorf("export: %w", err)
+	}
+	class := m.Class
+	if c := classRE.FindStringSubmatch(program); c != nil {
+		class = c[1]
+	}
+	f := lang.Files{CodeFile: class + ".java", Code: program, TestFile: class + "Test.java",
+		Command: "javac -cp " + junitJar + " *.java && java -jar " + junitJar + " -cp . --select-class " + class + "Test"}
+	var b strings.Builder
+	imports := map[string]bool{"import java.util.*;": true}
+	for _, im := range importRE.FindAllString(program, -1) {
+		imports[strings.TrimSpace(im)] = true
+	}
+	list := make([]string, 0, len(imports))
+	for im := range imports {
+		list = append(list, im)
+	}
+	sort.Strings(list)
+	b.WriteString("import static org.junit.jupiter.api.Assertions.*;\n\n")
+	for _, im := range list {
+		b.WriteString(im + "\n")
+	}
+	b.WriteString("\nimport org.junit.jupiter.api.Test;\n\n")
+	fmt.Fprintf(&b, "/** Tests of %s.%s approved with ticoder. */\nclass %sTest {\n", class, entry, class)
+	if len(approved) == 0 {
+		b.WriteString("    // No test was approved.\n")
+	}
+	n := 0
+	for _, t := range approved {
+		if t.Input == "" {
+			b.WriteString("\n    // Not a value test, not exported:\n")
+			for _, l := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+				b.WriteString("    //   " + l + "\n")
+			}
+			continue
+		}
+		n++
+		fmt.Fprintf(&b, "\n    @Test\n    void %s%d() {\n        %s\n    }\n", entry, n, assertion(m, t.Input, j.ShowValue(prompt, entry, t.Expected)))
+	}
+	if len(rejected) > 0 {
+		b.WriteString("\n    // Tests you rejected (they do not match your intent):\n")
+		for _, t := range rejected {
+			line := t.String()
+			if t.Input != "" {
+				line = j.Question(t.Input, j.ShowValue(prompt, entry, t.Expected))
+			}
+			for _, l := range strings.Split(strings.TrimRight(line, "\n"), "\n") {
+				b.WriteString("    //   " + l + "\n")
+			}
+		}
+	}
+	b.WriteString("}\n")
+	f.Tests, f.TestCount = b.String(), n
+	return f, nil
+}
+
+// assertion is the JUnit assertion that call returns expected.
+func assertion(m Method, call, expected string) string {
+	switch {
+	case expected == "":
+		return "assertDoesNotThrow(() -> " + call + ");"
+	case m.Return.Array > 0:
+		return "assertArrayEquals(" + expected + ", " + call + ");"
+	case m.Return.Name == "double" || m.Return.Name == "float" || m.Return.Name == "Double" || m.Return.Name == "Float":
+		return "assertEquals(" + expected + ", " + call + ", 1e-9);"
+	}
+	return "assertEquals(" + expected + ", " + call + ");"
+}
+
+// junitJar is Debian's JUnit 5 console launcher, for Files.Command.
+const junitJar = "/usr/share/java/junit-platform-console-standalone.jar"
+
+// checkClass is the class that runs the exported JUnit class.
+const checkClass = "TicoderJUnitCheck__"
+
+// checkRunner runs a Java source file with JUnit on the class path (an
+// *execute.JavaPool).
+type checkRunner interface {
+	RunSource(ctx context.Context, source, stdin string, timeout time.Duration) (execute.SourceRun, error)
+}
+
+// CheckExport implements lang.Interactive: the code file and the test file
+// are compiled together, with JUnit 5 (Debian's junit5), and the test class
+// is run by JUnit's launcher in a sandboxed JVM (r must be the Java pool).
+// It returns execute.ErrNoJUnit when JUnit is not installed.
+func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]string, error) {
+	cr, ok := r.(checkRunner)
+	if !ok {
+		return nil, errors.New("check the JUnit tests: the runner cannot run Java source files")
+	}
+	// The launcher's lines carry a nonce that main reads from stdin before
+	// any class of the program is initialized, and main prints them through
+	// the System.out it saw then: the program under test can neither read
+	// the nonce (not in the command line, a property or a field) nor
+	// filter what main prints, so it cannot forge the verdict.
+	var nb [16]byte
+	if _, err := rand.Read(nb[:]); err != nil {
+		return nil, fmt.Errorf("check the JUnit tests: %w", err)
+	}
+	nonce := hex.EncodeToString(nb[:])
+	run, err := cr.RunSource(ctx, checkSource(f), nonce+"\n", 60*time.Second)
+	if err != nil {
+		return nil, fmt.Errorf("check %s against %s: %w", f.TestFile, f.CodeFile, err)
+	}
+	var failures []string
+	ran := false
+	for _, l := range strings.Split(run.Output, "\n") {
+		if rest, ok := strings.CutPrefix(l, "TICODER-FAIL "+nonce+" "); ok {
+			failures = append(failures, rest)
+		}
+		if rest, ok := strings.CutPrefix(l, "TICODER-DONE "+nonce+" "); ok {
+			// passed failed: every test function ran and passed.
+			ran = true
+			if rest != fmt.Sprintf("%d %d", f.TestCount, 0) && len(failures) == 0 {
+				failures = append(failures, "JUnit ran other tests than the file's: "+rest)
+			}
+		}
+	}
+	if !ran || run.Exit != 0 && len(failures) == 0 {
+		out := strings.TrimSpace(run.Output)
+		if len(out) > 600 {
+			out = out[:600] + "…"
+		}
+		failures = append(failures, fmt.Sprintf("%s and %s do not compile or run together (exit %d): %s", f.CodeFile, f.TestFile, run.Exit, out))
+	}
+	return failures, nil
+}
+
+// checkSource joins the code file, the test file and a main class that runs
+// the test class with JUnit's launcher into one source file, its imports
+// first.
+func checkSource(f lang.Files) string {
+	testClass := strings.TrimSuffix(f.TestFile, ".java")
+	imports := map[string]bool{}
+	strip := func(s string) string {
+		return importRE.ReplaceAllStringFunc(s, func(im string) string {
+			imports[strings.TrimSpace(im)] = true
+			return ""
+		})
+	}
+	code, tests := strip(f.Code), strip(f.Tests)
+	list := make([]string, 0, len(imports))
+	for im := range imports {
+		list = append(list, im)
+	}
+	sort.Strings(list)
+	var b strings.Builder
+	for _, im := range list {
+		b.WriteString(im + "\n")
+	}
+	fmt.Fprintf(&b, `
+public class %[1]s {
+    public static void main(String[] args) throws java.io.IOException {
+        String nonce = new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
+        java.io.PrintStream out = System.out;
+        var listener = new org.junit.platform.launcher.listeners.SummaryGeneratingListener();
+        var request = org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request()
+                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(%[2]s.class)).build();
+        org.junit.platform.launcher.core.LauncherFactory.create().execute(request, listener);
+        var s = listener.getSummary();
+        for (var f : s.getFailures()) {
+            String msg = String.valueOf(f.getException());
+            if (msg.length() > 300) msg = msg.substring(0, 300);
+            out.println("TICODER-FAIL " + nonce + " " + f.getTestIdentifier().getDisplayName() + ": " + msg.replace('\n', ' '));
+        }
+        out.println("TICODER-DONE " + nonce + " " + s.getTestsSucceededCount() + " " + s.getTestsFailedCount());
+        System.exit(s.getTotalFailureCount() == 0 ? 0 : 1);
+    }
+}
+`, checkClass, testClass)
+	b.WriteString(code + "\n" + tests)
+	return b.String()
+}
