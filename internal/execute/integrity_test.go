@@ -448,3 +448,36 @@ def f():
 		}
 	}
 }
+
+// TestTmpEmptiedWhateverIsLeft: after each program /tmp is emptied; what a
+// program leaves behind in place of (or inside) its working directory must
+// be gone for the next program, whichever way the worker takes to empty it
+// (one empty directory is removed at once, anything else is walked).
+func TestTmpEmptiedWhateverIsLeft(t *testing.T) {
+	look := "import os\ndef f():\n    return sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))\n"
+	cases := []struct{ name, plant string }{
+		{"file in the working directory", "open('x', 'w').write('x')"},
+		{"working directory replaced by a file", "os.chdir('/'); os.rmdir('/tmp/run'); open('/tmp/run', 'w').write('x')"},
+		{"working directory replaced by a link", "os.chdir('/'); os.rmdir('/tmp/run'); os.symlink('/', '/tmp/run')"},
+		{"another empty directory, unreadable", "os.chdir('/'); os.rmdir('/tmp/run'); os.mkdir('/tmp/other', 0)"},
+		{"unreadable working directory with a file", "open('x', 'w').write('x'); os.chmod('.', 0)"},
+		{"nothing at all", "os.chdir('/'); os.rmdir('/tmp/run')"},
+	}
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	p := newTestPool(t, Options{Workers: 1})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plant := "import os\ndef f():\n    " + c.plant + "\n    return 42\n"
+			m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := m.Results[0][0]; r.Outcome != Pass {
+				t.Fatalf("planting program: %v %q", r.Outcome, r.Exception)
+			}
+			if got, want := m.Results[1][0].Value, "['run', '/tmp/run']"; got != want {
+				t.Errorf("the next program sees %s, want %s", got, want)
+			}
+		})
+	}
+}
