@@ -477,7 +477,7 @@ def child_run(wfd, ctl, program, ctests, start):
     except BaseException as e:  # noqa: BLE001
         name = exc_name(e)
         for j in range(start, len(ctests)):
-            out({"j": j, "x": name})
+            out({"j": j, "x": name, "s": 0.0})
         return
     for j in range(start, len(ctests)):
         kind, setup, inp, legacy = ctests[j]
@@ -486,6 +486,10 @@ def child_run(wfd, ctl, program, ctests, start):
         bdict.clear()
         bdict.update(snapshot)
         g = {}
+        # The test's time as C sees it (its module code and its part of the
+        # test), without the fork or the worker's scheduling: what the
+        # worker records as the test's time and scales reference limits by.
+        t0 = _perf()
         try:
             exec(code, g)
             # Undo whatever the program's module code did to the builtins
@@ -499,11 +503,14 @@ def child_run(wfd, ctl, program, ctests, start):
             elif kind == "L":
                 msg = legacy_run(j, g, legacy)
             else:
-                out(names_message(j, g))
+                msg = names_message(j, g)
+                msg["s"] = _perf() - t0
+                out(msg)
                 serve_calls(out, ctl, g)
                 continue
         except BaseException as e:  # noqa: BLE001 - SystemExit too
             msg = {"j": j, "x": exc_name(e)}
+        msg["s"] = _perf() - t0
         out(msg)
 
 
@@ -1313,6 +1320,14 @@ def judge_value(w, msg):
     return ("pass" if ok else "fail"), None, plain_repr(value)
 
 
+def c_seconds(s, elapsed):
+    """The time C reports for a test (its "s"), checked: a number, not
+    negative, and at most elapsed, the time the worker saw pass."""
+    if type(s) not in (int, float) or not s >= 0:
+        raise Garbled("bad time")
+    return min(s, elapsed)
+
+
 def legacy_result(msg, j):
     msg = get_dict(msg, "j", "o", "e", "v", "hv", "s", "x")
     if "x" in msg:  # the module itself raised
@@ -1377,6 +1392,10 @@ def run_program(program, tests, timeouts, limits, degrade):
                 msg = sess.read(deadline)
                 if type(msg) is not dict or msg.get("j") != start:
                     raise Garbled("out of order")
+                # C's own time for the test so far, at most what the worker
+                # saw pass (a program can only understate its own time).
+                secs = c_seconds(msg.pop("s", None), _perf() - t0)
+                t1 = _perf()
                 rec = {"j": start}
                 if w.kind == "A":
                     rec["o"], exc, shown = judge_value(w, msg)
@@ -1401,14 +1420,15 @@ def run_program(program, tests, timeouts, limits, degrade):
                     if sess.busy():
                         # The test ended before C answered every prefetched
                         # call: the next test starts in a fresh process.
-                        rec["s"] = _perf() - t0
+                        rec["s"] = secs + (_perf() - t1)
                         results[start] = rec
                         start += 1
                         failure = "restart"
                         break
                     if start + 1 < len(tests):
                         sess.end()  # (after the last test C is killed anyway)
-                rec["s"] = _perf() - t0
+                    secs += _perf() - t1  # the test's code, run by the worker
+                rec["s"] = secs
                 results[start] = rec
                 start += 1
         except TimedOut:
