@@ -10,6 +10,9 @@
 #     no channel that carries verdicts: it only reports what the program did
 #     (the value a call returned, encoded as plain data, or the name of the
 #     exception it raised) on a pipe to the worker, and answers calls.
+#     With each test's first message it reports how long its part took
+#     ("s": checked, and cut to what the worker saw pass): a test's time
+#     is that plus the worker's part, without the fork and scheduling.
 #   * `assert CALL == LITERAL` tests (kind "A"): C evaluates CALL and sends
 #     the value; the worker compares it with the literal itself. Expected
 #     values that are not literals are evaluated once, in a child of their
