@@ -10,6 +10,9 @@
 #     no channel that carries verdicts: it only reports what the program did
 #     (the value a call returned, encoded as plain data, or the name of the
 #     exception it raised) on a pipe to the worker, and answers calls.
+#     With each test's first message it reports how long its part took
+#     ("s": checked, and cut to what the worker saw pass): a test's time
+#     is that plus the worker's part, without the fork and scheduling.
 #   * `assert CALL == LITERAL` tests (kind "A"): C evaluates CALL and sends
 #     the value; the worker compares it with the literal itself. Expected
 #     values that are not literals are evaluated once, in a child of their
@@ -447,8 +450,6 @@ def serve_calls(out, ctl, g):
         if "b" in msg:
             for name, a, k in msg["b"]:
                 out(call_reply(g, name, a, k))
-        elif "c" in msg:
-            out(call_reply(g, msg["c"], msg.get("a", []), msg.get("k", {})))
         else:
             return
 
@@ -482,7 +483,7 @@ def child_run(wfd, ctl, program, ctests, start):
     except BaseException as e:  # noqa: BLE001
         name = exc_name(e)
         for j in range(start, len(ctests)):
-            out({"j": j, "x": name})
+            out({"j": j, "x": name, "s": 0.0})
         return
     for j in range(start, len(ctests)):
         kind, setup, inp, legacy = ctests[j]
@@ -491,6 +492,10 @@ def child_run(wfd, ctl, program, ctests, start):
         bdict.clear()
         bdict.update(snapshot)
         g = {}
+        # The test's time as C sees it (its module code and its part of the
+        # test), without the fork or the worker's scheduling: what the
+        # worker records as the test's time and scales reference limits by.
+        t0 = _perf()
         try:
             exec(code, g)
             # Undo whatever the program's module code did to the builtins
@@ -504,11 +509,14 @@ def child_run(wfd, ctl, program, ctests, start):
             elif kind == "L":
                 msg = legacy_run(j, g, legacy)
             else:
-                out(names_message(j, g))
+                msg = names_message(j, g)
+                msg["s"] = _perf() - t0
+                out(msg)
                 serve_calls(out, ctl, g)
                 continue
         except BaseException as e:  # noqa: BLE001 - SystemExit too
             msg = {"j": j, "x": exc_name(e)}
+        msg["s"] = _perf() - t0
         out(msg)
 
 
@@ -549,6 +557,7 @@ def kill_others(c=None):
     reaps (a zombie runs nothing; ZYGOTE.reap tells how it ended). Raises
     Dirty when processes survive (a sandbox that cannot be cleaned is
     replaced)."""
+    ended = False  # c is known to have ended
     if c is not None:
         pidfd = None
         try:
@@ -562,7 +571,7 @@ def kill_others(c=None):
                 pass
         if pidfd is not None:  # readable once c has ended
             try:
-                select.select([pidfd], [], [], 5.0)
+                ended = bool(select.select([pidfd], [], [], 5.0)[0])
             finally:
                 os.close(pidfd)
     if not IS_INIT:  # no pid namespace: only the program's own group
@@ -575,8 +584,10 @@ def kill_others(c=None):
         # that ended process, nothing else runs (every process of the
         # namespace descends from the worker; orphans become its children).
         reap_own()
-        mine, zygotes = children(1), children(ZYGOTE.pid)
-        if mine == [ZYGOTE.pid] and zygotes is not None and set(zygotes) <= {c} and (not zygotes or zombie(c)):
+        # (A pidfd that became readable means c has ended: no need to read
+        # its state from /proc.)
+        mine, zygotes = ZYGOTE.children_of_worker(), ZYGOTE.children()
+        if mine == [ZYGOTE.pid] and zygotes is not None and set(zygotes) <= {c} and (not zygotes or ended or zombie(c)):
             return
     for p in pids():
         if p not in spare:
@@ -597,11 +608,24 @@ def kill_others(c=None):
     raise Dirty()
 
 
-def children(pid):
-    """The pids of pid's children (None if unknown)."""
+def children_fd(pid):
+    """An open descriptor of pid's children list in /proc (None if it cannot
+    be opened), read again for each program with children_at."""
     try:
-        with open("/proc/%d/task/%d/children" % (pid, pid), "rb") as f:
-            return [int(x) for x in f.read().split()]
+        return os.open("/proc/%d/task/%d/children" % (pid, pid), os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None
+
+
+def children_at(fd):
+    """The pids listed by a children_fd descriptor (None if unknown)."""
+    if fd is None:
+        return None
+    try:
+        data = os.pread(fd, 1 << 16, 0)
+        if len(data) >= 1 << 16:
+            return None  # possibly cut short
+        return [int(x) for x in data.split()]
     except (OSError, ValueError):
         return None
 
@@ -651,6 +675,18 @@ class Zygote:
         theirs.close()
         self.pid = pid
         self.ctests = None  # the tests the zygote has
+        # The worker's and the zygote's children lists, kept open: kill_others
+        # reads them after every program.
+        self._mine = children_fd(os.getpid()) if IS_INIT else None
+        self._theirs = children_fd(pid) if IS_INIT else None
+
+    def children_of_worker(self):
+        """The worker's children (None if unknown)."""
+        return children_at(self._mine)
+
+    def children(self):
+        """The zygote's children (None if unknown)."""
+        return children_at(self._theirs)
 
     def send(self, obj):
         try:  # a program may have stopped the zygote
@@ -830,6 +866,20 @@ STARTED = [False]  # whether this worker has started a program yet
 def empty_tmp():
     """Removes everything under /tmp without following links. Raises Dirty
     when something is left (the worker is then replaced by a fresh one)."""
+    try:
+        top = os.listdir(TMP)
+    except OSError:
+        raise Dirty()
+    if not top:
+        return
+    if len(top) == 1:
+        # Usually all a program left is its empty working directory: rmdir
+        # removes only an empty directory (never a link or what it names).
+        try:
+            os.rmdir(os.path.join(TMP, top[0]))
+            return
+        except OSError:
+            pass  # not empty, not a directory, or unreadable: the long way
     stack = [TMP]
     dirs = []
     budget = 200000
@@ -905,7 +955,7 @@ def compile_test(t, allow_objects):
         elif t.get("trusted"):
             w.kind = "T"
             w.code = compile(t["code"], "<test>", "exec")
-            w.prefetch = literal_calls(t["code"])
+            w.prefetch = prefetch_calls(literal_calls(t["code"]))
         else:
             w.code = compile(t["code"], "<test>", "exec")
             if t.get("input"):
@@ -954,6 +1004,26 @@ def _eval_expected(src, setup):
 
 
 MAX_PREFETCH = 256
+
+
+def call_key(name, args, kwargs):
+    """A call of the program's function name with encoded arguments, as the
+    JSON text that both identifies it (a prefetched call and the test's own
+    call of it have the same text) and carries it to C in a batch."""
+    return _dumps([name, args, kwargs])
+
+
+def prefetch_calls(calls):
+    """Encodes a test's literal calls once, when the test is compiled:
+    [(function name, call_key)]. A call whose arguments are not plain data
+    is left out (the test then makes it on its own)."""
+    out = []
+    for name, args, kwargs in calls:
+        try:
+            out.append((name, call_key(name, [encode(x) for x in args], {str(n): encode(x) for n, x in kwargs.items()})))
+        except (NotPlain, RecursionError, TypeError, ValueError):
+            pass
+    return tuple(out)
 
 
 def literal_calls(src):
@@ -1010,18 +1080,17 @@ class Session:
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
 
-    def prefetch(self, calls):
-        """Sends calls ([(name, encoded args, encoded kwargs)]) to C in one
-        message; C answers each in order while the test runs."""
-        if not calls or self.broken is not None:
+    def prefetch(self, keys):
+        """Sends calls (their call_key texts) to C in one message; C answers
+        each in order while the test runs."""
+        if not keys or self.broken is not None:
             return
         try:
-            write_all(self.ctl, (_dumps({"b": [[n, a, k] for n, a, k in calls]}) + "\n").encode())
+            write_all(self.ctl, ('{"b": [' + ", ".join(keys) + "]}\n").encode())
         except OSError:
             self.broken = Died()
             return
-        for n, a, k in calls:
-            self.pending.append((n, _dumps(a), _dumps(k)))
+        self.pending.extend(keys)
 
     def busy(self):
         """Reports whether C still owes answers to prefetched calls."""
@@ -1041,7 +1110,7 @@ class Session:
         """Calls the program's function name in C; returns the reply."""
         if self.broken is not None:
             raise self.broken
-        key = (name, _dumps(args), _dumps(kwargs))
+        key = call_key(name, args, kwargs)
         try:
             while True:
                 got = self.cache.get(key)
@@ -1052,7 +1121,7 @@ class Session:
                 # C answers prefetched calls in order: take the next one.
                 reply = get_dict(self.read(deadline), "r", "x", "np", "why")
                 self.cache.setdefault(self.pending.popleft(), []).append(reply)
-            write_all(self.ctl, (_dumps({"c": name, "a": args, "k": kwargs}) + "\n").encode())
+            write_all(self.ctl, ('{"b": [' + key + "]}\n").encode())
             reply = get_dict(self.read(deadline), "r", "x", "np", "why")
         except (TimedOut, Died, Flood, Garbled) as e:
             self.broken = e
@@ -1162,14 +1231,7 @@ def not_plain_text(type_name, why):
 def judge_trusted(w, names, sess, deadline):
     """A hidden test in the worker, against proxies of the program."""
     g = test_globals(names, lambda n, a, k: sess.call(n, a, k, deadline))
-    calls = []
-    for name, args, kwargs in w.prefetch:
-        if names.get(name) == "f":
-            try:
-                calls.append((name, [encode(x) for x in args], {str(n): encode(x) for n, x in kwargs.items()}))
-            except NotPlain:
-                pass
-    sess.prefetch(calls)
+    sess.prefetch([key for name, key in w.prefetch if names.get(name) == "f"])
     outcome, exc = run_test_code(w, g)
     if sess.broken is not None:  # the test code swallowed the failure
         raise sess.broken
@@ -1264,6 +1326,14 @@ def judge_value(w, msg):
     return ("pass" if ok else "fail"), None, plain_repr(value)
 
 
+def c_seconds(s, elapsed):
+    """The time C reports for a test (its "s"), checked: a number, not
+    negative, and at most elapsed, the time the worker saw pass."""
+    if type(s) not in (int, float) or not s >= 0:
+        raise Garbled("bad time")
+    return min(s, elapsed)
+
+
 def legacy_result(msg, j):
     msg = get_dict(msg, "j", "o", "e", "v", "hv", "s", "x")
     if "x" in msg:  # the module itself raised
@@ -1333,6 +1403,10 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
                 msg = sess.read(deadline)
                 if type(msg) is not dict or msg.get("j") != start:
                     raise Garbled("out of order")
+                # C's own time for the test so far, at most what the worker
+                # saw pass (a program can only understate its own time).
+                secs = c_seconds(msg.pop("s", None), _perf() - t0)
+                t1 = _perf()
                 rec = {"j": start}
                 if w.kind == "A":
                     rec["o"], exc, shown = judge_value(w, msg)
@@ -1357,14 +1431,15 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
                     if sess.busy():
                         # The test ended before C answered every prefetched
                         # call: the next test starts in a fresh process.
-                        rec["s"] = _perf() - t0
+                        rec["s"] = secs + (_perf() - t1)
                         results[start] = rec
                         start += 1
                         failure = "restart"
                         break
                     if start + 1 < len(tests):
                         sess.end()  # (after the last test C is killed anyway)
-                rec["s"] = _perf() - t0
+                    secs += _perf() - t1  # the test's code, run by the worker
+                rec["s"] = secs
                 results[start] = rec
                 start += 1
         except TimedOut:

@@ -448,3 +448,111 @@ def f():
 		}
 	}
 }
+
+// TestTmpEmptiedWhateverIsLeft: after each program /tmp is emptied; what a
+// program leaves behind in place of (or inside) its working directory must
+// be gone for the next program, whichever way the worker takes to empty it
+// (one empty directory is removed at once, anything else is walked).
+func TestTmpEmptiedWhateverIsLeft(t *testing.T) {
+	look := "import os\ndef f():\n    return sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))\n"
+	cases := []struct{ name, plant string }{
+		{"file in the working directory", "open('x', 'w').write('x')"},
+		{"working directory replaced by a file", "os.chdir('/'); os.rmdir('/tmp/run'); open('/tmp/run', 'w').write('x')"},
+		{"working directory replaced by a link", "os.chdir('/'); os.rmdir('/tmp/run'); os.symlink('/', '/tmp/run')"},
+		{"another empty directory, unreadable", "os.chdir('/'); os.rmdir('/tmp/run'); os.mkdir('/tmp/other', 0)"},
+		{"unreadable working directory with a file", "open('x', 'w').write('x'); os.chmod('.', 0)"},
+		{"nothing at all", "os.chdir('/'); os.rmdir('/tmp/run')"},
+	}
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	p := newTestPool(t, Options{Workers: 1})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plant := "import os\ndef f():\n    " + c.plant + "\n    return 42\n"
+			m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r := m.Results[0][0]; r.Outcome != Pass {
+				t.Fatalf("planting program: %v %q", r.Outcome, r.Exception)
+			}
+			if got, want := m.Results[1][0].Value, "['run', '/tmp/run']"; got != want {
+				t.Errorf("the next program sees %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestForgedTestTime: the program's process reports how long its part of a
+// test took ("s"); a program that finds its token and reports a time that
+// is not a number, negative or NaN crashes its own test (it used to reach
+// the results as NaN, which JSON cannot carry), and a huge one is cut to
+// the time the worker saw pass. The programs after it are not affected.
+func TestForgedTestTime(t *testing.T) {
+	forge := `
+import gc, json, os
+for _o in gc.get_objects():
+    if type(_o).__name__ == 'Stamp':
+        os.write(_o.fd, (json.dumps({'k': _o.token, 'j': 0, 'v': 42, 's': %s}) + '\n').encode())
+def f():
+    return 42
+`
+	cases := []struct {
+		s    string
+		want Outcome
+	}{
+		{"float('nan')", Crash},
+		{"-1.0", Crash},
+		{"'fast'", Crash},
+		{"True", Crash},
+		{"None", Crash},
+		{"1e300", Pass},
+		{"float('inf')", Pass},
+	}
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	p := newTestPool(t, Options{Workers: 1})
+	for _, c := range cases {
+		t.Run(c.s, func(t *testing.T) {
+			progs := []string{fmt.Sprintf(forge, c.s), "def f():\n    return 42\n", "def f():\n    return 41\n"}
+			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := m.Results[0][0]
+			if r.Outcome != c.want {
+				t.Errorf("forged time %s: %v %q, want %v", c.s, r.Outcome, r.Exception, c.want)
+			}
+			if r.Seconds < 0 || r.Seconds > 60 {
+				t.Errorf("forged time %s is recorded as %v seconds", c.s, r.Seconds)
+			}
+			if got := m.Results[1][0].Outcome; got != Pass {
+				t.Errorf("right program after it: %v", got)
+			}
+			if got := m.Results[2][0].Outcome; got != Fail {
+				t.Errorf("wrong program after it: %v", got)
+			}
+		})
+	}
+}
+
+// TestTestTimeCoversProgramAndTest: a test's recorded time includes the
+// program's module code and the test's own calls, whichever process runs
+// them (a lower bound only: no wall-clock ceiling is asserted).
+func TestTestTimeCoversProgramAndTest(t *testing.T) {
+	prog := "import time\ntime.sleep(0.1)\ndef f():\n    time.sleep(0.1)\n    return 42\n"
+	tests := []Test{
+		{Code: "assert f() == 42", Input: "f()", Expected: "42"},
+		{Code: "assert f() > 41 and f() < 43"},
+		{Code: "def check(candidate):\n    assert candidate() == 42\n    assert candidate() == 42\ncheck(f)\n", Trusted: true},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	least := []float64{0.2, 0.3, 0.3} // 0.1s module code, 0.1s per call
+	for j, r := range m.Results[0] {
+		if r.Outcome != Pass || r.Seconds < least[j] {
+			t.Errorf("test %d: %v in %.3fs, want pass in at least %.1fs", j, r.Outcome, r.Seconds, least[j])
+		}
+	}
+}

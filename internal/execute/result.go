@@ -69,7 +69,8 @@ type Result struct {
 	// HasValue reports whether the call returned (Value may be "" only if it
 	// did not).
 	HasValue bool `json:"has_value,omitempty"`
-	// Seconds is the wall time the test took inside the sandbox.
+	// Seconds is the wall time the test took inside the sandbox: the
+	// program's module code and the test, not the process's start.
 	Seconds float64 `json:"seconds,omitempty"`
 }
 
