@@ -2,27 +2,12 @@ package estimate
 
 import (
 	"database/sql"
-	"errors"
 	"slices"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/qe"
-)
-
-// Errors of a bad SetupOptions, which a front end may add its own advice to
-// (which flag supplies the value); their messages name no command-line flag.
-var (
-	// ErrUnknownEmbedder: SetupOptions.Embedder is neither "lexical" nor "api".
-	ErrUnknownEmbedder = errors.New("unknown embedder: want lexical or api")
-	// ErrUnknownWeighting: SetupOptions.Weighting is neither "bm25" nor "tfidf".
-	ErrUnknownWeighting = errors.New("unknown lexical term weighting: want bm25 or tfidf")
-	// ErrNeedsEmbedModel: the api embedder without an embedding model.
-	ErrNeedsEmbedModel = errors.New("the api embedder needs an embedding model")
-	// ErrBadStyle: SetupOptions.Style is not a prompt style (llm.ParseStyle);
-	// the error carrying it keeps llm's message.
-	ErrBadStyle = errors.New("unknown prompt style")
 )
 
 // SetupOptions say how NewSetup builds a Setup, as plain values.
