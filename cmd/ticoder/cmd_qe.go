@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -18,7 +17,6 @@ import (
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
-	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
@@ -178,15 +176,8 @@ func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, poo
 	if e.engine == nil || e.engine.Java != nil {
 		return nil
 	}
-	for _, p := range pools {
-		if p == nil {
-			continue
-		}
-		for _, t := range p.Tasks {
-			if t.Problem.Language == dataset.Java {
-				return e.addJava(ctx, g, o)
-			}
-		}
+	if qe.AnyInLanguage(dataset.Java, pools...) {
+		return e.addJava(ctx, g, o)
 	}
 	return nil
 }
@@ -238,59 +229,32 @@ func loadCQE(path string, maxSolutions int) (*qe.ExampleSet, error) {
 	return pool, err
 }
 
-// setup builds the estimators' environment over the retrieval pool.
+// setup builds the estimators' environment over the retrieval pool, and
+// words a bad option as the flag that gave it.
 func (e *qeEnv) setup(o *qeOptions, pool *qe.ExampleSet) (*estimate.Setup, error) {
-	s := &estimate.Setup{Examples: pool, Runner: e.runner(), Agree: estimate.Agree{Timeout: o.timeout}}
+	opts := estimate.SetupOptions{
+		Examples: pool, Runner: e.runner(), AgreeTimeout: o.timeout,
+		Embedder: o.embedder, EmbedModel: o.embedModel, Weighting: o.weighting,
+		Estimators: o.estimators, Model: o.model, Style: o.style,
+		Cache: e.db, CacheEmbedder: e.store.CachedEmbedder,
+	}
 	if e.engine != nil && e.engine.Java != nil {
-		s.JavaRunner = e.engine.Java
+		opts.JavaRunner = e.engine.Java
 	}
-	switch o.embedder {
-	case "lexical":
-		opts := qe.DefaultLexicalOptions()
-		switch o.weighting {
-		case "bm25":
-			opts.Weighting = qe.BM25
-		case "tfidf":
-			opts.Weighting = qe.TFIDF
-		default:
-			return nil, usagef("--weighting %q: want bm25 or tfidf", o.weighting)
-		}
-		var probs, sols []string
-		if pool != nil {
-			for _, t := range pool.Tasks {
-				probs = append(probs, t.Prompt)
-				sols = append(sols, t.Codes()...)
-			}
-		}
-		s.Lexical = qe.FitLexical(probs, sols, opts)
-		s.Embedder = e.store.CachedEmbedder(s.Lexical)
-	case "api":
-		if o.embedModel == "" {
-			return nil, usagef("--embedder api needs --embed-model MODEL (an embeddings endpoint)")
-		}
-		p, err := llm.OpenString(o.embedModel, llm.Options{Cache: e.db})
-		if err != nil {
-			return nil, err
-		}
-		s.Embedder = e.store.CachedEmbedder(&qe.APIEmbedder{Client: p, Model: p.Endpoint().String()})
-	default:
+	s, err := estimate.NewSetup(opts)
+	switch {
+	case errors.Is(err, estimate.ErrUnknownWeighting):
+		return nil, usagef("--weighting %q: want bm25 or tfidf", o.weighting)
+	case errors.Is(err, estimate.ErrNeedsEmbedModel):
+		return nil, usagef("--embedder api needs --embed-model MODEL (an embeddings endpoint)")
+	case errors.Is(err, estimate.ErrUnknownEmbedder):
 		return nil, usagef("--embedder %q: want lexical or api", o.embedder)
+	case errors.Is(err, estimate.ErrNeedsJudge):
+		return nil, usagef("estimators icl and zs need --model MODEL (a server that returns top_logprobs)")
+	case errors.Is(err, estimate.ErrBadStyle):
+		return nil, usageError{err}
 	}
-	if anyNeeds(o.estimators, estimate.NeedsJudge) {
-		if o.model == "" {
-			return nil, usagef("estimators icl and zs need --model MODEL (a server that returns top_logprobs)")
-		}
-		style, err := llm.ParseStyle(o.style)
-		if err != nil {
-			return nil, usageError{err}
-		}
-		p, err := llm.OpenString(o.model, llm.Options{Cache: e.db, Style: style})
-		if err != nil {
-			return nil, err
-		}
-		s.Judge = estimate.LLMJudge{Provider: p}
-	}
-	return s, nil
+	return s, err
 }
 
 // qeEvalOptions are the flags of `ticoder qe eval`.
@@ -378,10 +342,9 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 		return err
 	}
 	rep := env.progress(progress.New(stderr, o.quiet || o.json))
-	base := strings.TrimSuffix(filepath.Base(o.test), filepath.Ext(o.test))
 	report, err := measure.RunPlan(ctx, s, dev, test, measure.Plan{
 		Estimators: o.estimators, Ks: ks, Alphas: alphas, CutOff: o.cutoff,
-		Concurrency: o.jobs, Progress: rep, PaperFigures: base == "heval-codestral-22b" && o.cutoff == 0,
+		Concurrency: o.jobs, Progress: rep, PaperFigures: measure.PaperTestSet(o.test, o.cutoff),
 	})
 	if err != nil {
 		return err

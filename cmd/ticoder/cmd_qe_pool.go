@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ticoder/ticoder/internal/check"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
@@ -93,7 +92,8 @@ func runQEPoolAdd(ctx context.Context, g *globalOptions, o *qePoolOptions, name 
 	return nil
 }
 
-// labelSamples runs the samples' hidden tests and groups them into a pool.
+// labelSamples reads the samples of --samples and labels them into a pool
+// by their hidden tests (qestore.LabelSamples).
 func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOptions, name string, stderr io.Writer) (*qe.ExampleSet, error) {
 	ds, err := dataset.Load(ctx, dataset.DataDir(g.dataDir), o.dataset)
 	if err != nil {
@@ -103,21 +103,7 @@ func labelSamples(ctx context.Context, g *globalOptions, env *qeEnv, o *qePoolOp
 	if err != nil {
 		return nil, err
 	}
-	program := map[check.Ref]string{}
-	for _, s := range smp {
-		program[check.Ref{TaskID: s.TaskID, Index: s.Index}] = s.Program
-	}
-	sum, err := check.Run(ctx, env.runner(), ds, check.FromSamples(smp), check.Options{Ks: []int{1}, Progress: env.progress(progress.New(stderr, o.quiet))})
-	if err != nil {
-		return nil, err
-	}
-	var progs []qestore.LabelledProgram
-	for _, r := range sum.Results {
-		if p := program[check.Ref{TaskID: r.TaskID, Index: r.Index}]; p != "" {
-			progs = append(progs, qestore.LabelledProgram{TaskID: r.TaskID, Program: p, Correct: r.Passed})
-		}
-	}
-	return qestore.ExampleSetFromPrograms(name, ds, progs)
+	return qestore.LabelSamples(ctx, env.runner(), name, ds, smp, env.progress(progress.New(stderr, o.quiet)))
 }
 
 func runQEPoolList(ctx context.Context, g *globalOptions, asJSON bool, stdout io.Writer) error {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -17,6 +16,7 @@ import (
 	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/qe/measure"
+	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/samples"
 )
 
@@ -122,7 +122,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 			return err
 		}
 	}
-	pool, refs := samplesPool(ds, promptDS, smp)
+	pool, refs := qestore.SamplesPool(ds, promptDS, smp)
 	rep := env.progress(progress.New(stderr, o.quiet))
 	scores, err := measure.ScoreTasks(ctx, est, pool, measure.EvalOptions{Concurrency: o.jobs, Progress: rep})
 	if err != nil {
@@ -141,37 +141,6 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 		return printScoreCheck(stderr, est.Name(), refs, scores, passed, o.json)
 	}
 	return nil
-}
-
-// samplesPool groups the usable samples by task (in file order) into an
-// unlabelled pool whose problems come from prompts (ds, or another dataset
-// with the same task ids); refs[i][j] is the sample of solution j of task i.
-func samplesPool(ds, prompts *dataset.Dataset, smp []samples.Sample) (*qe.ExampleSet, [][]check.Ref) {
-	pool := &qe.ExampleSet{Name: "samples"}
-	var refs [][]check.Ref
-	at := map[string]int{}
-	for _, s := range smp {
-		if s.Err != "" || s.Program == "" {
-			continue
-		}
-		i, ok := at[s.TaskID]
-		if !ok {
-			p, found := ds.Get(s.TaskID)
-			if !found {
-				continue
-			}
-			if alt, ok := prompts.Get(s.TaskID); ok {
-				p.Prompt = alt.Prompt
-			}
-			i = len(pool.Tasks)
-			at[s.TaskID] = i
-			pool.Tasks = append(pool.Tasks, qe.Task{Problem: qe.FromDataset(p)})
-			refs = append(refs, nil)
-		}
-		pool.Tasks[i].Solutions = append(pool.Tasks[i].Solutions, qe.Solution{Code: s.Program})
-		refs[i] = append(refs[i], check.Ref{TaskID: s.TaskID, Index: s.Index})
-	}
-	return pool, refs
 }
 
 // checkSamples runs the hidden tests of every sample.
@@ -196,11 +165,9 @@ func writeScores(path string, stdout io.Writer, refs [][]check.Ref, scores [][]f
 	}
 	enc := json.NewEncoder(w)
 	for i := range refs {
-		sorted := append([]float64(nil), scores[i]...)
-		sort.Sort(sort.Reverse(sort.Float64Slice(sorted)))
+		ranks := measure.Ranks(scores[i])
 		for j, ref := range refs[i] {
-			rank := sort.Search(len(sorted), func(k int) bool { return sorted[k] <= scores[i][j] }) + 1
-			line := scoredSample{TaskID: ref.TaskID, Index: ref.Index, Score: scores[i][j], Rank: rank}
+			line := scoredSample{TaskID: ref.TaskID, Index: ref.Index, Score: scores[i][j], Rank: ranks[j]}
 			if passed != nil {
 				p := passed[ref]
 				line.Passed = &p
@@ -213,34 +180,18 @@ func writeScores(path string, stdout io.Writer, refs [][]check.Ref, scores [][]f
 	return nil
 }
 
-// printScoreCheck reports raw pass@1, pass@1 of the top-ranked sample, and
-// nDCG.
+// printScoreCheck prints raw pass@1, pass@1 of the top-ranked sample, and
+// nDCG (measure.CheckSamples).
 func printScoreCheck(w io.Writer, name string, refs [][]check.Ref, scores [][]float64, passed map[check.Ref]bool, asJSON bool) error {
-	labels := make([][]float64, len(refs))
-	for i := range refs {
-		labels[i] = make([]float64, len(refs[i]))
-		for j, r := range refs[i] {
-			if passed[r] {
-				labels[i][j] = 1
-			}
-		}
-	}
-	rk, err := measure.Rank(labels, scores, 0)
+	res, err := measure.CheckSamples(name, refs, scores, passed)
 	if err != nil {
 		return err
 	}
-	res := struct {
-		Estimator string  `json:"estimator"`
-		Problems  int     `json:"problems"`
-		RawPass1  float64 `json:"raw_pass@1"`
-		TopPass1  float64 `json:"top1_pass@1"`
-		measure.Ranking
-	}{name, len(refs), measure.MeanPass(labels), measure.TopOnePass(labels, scores), rk}
 	if asJSON {
 		return json.NewEncoder(w).Encode(res)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "estimator\t%s\nproblems\t%d\npass@1 (raw samples)\t%.4f\npass@1 (top-ranked)\t%.4f\nG-nDCG\t%.3f\nL-nDCG\t%.3f (mixed %.3f over %d problems)\n",
-		res.Estimator, res.Problems, res.RawPass1, res.TopPass1, rk.Global, rk.Local, rk.LocalMixed, rk.Mixed)
+		res.Estimator, res.Problems, res.RawPass1, res.TopPass1, res.Global, res.Local, res.LocalMixed, res.Mixed)
 	return tw.Flush()
 }

@@ -177,6 +177,22 @@ func (p *ExampleSet) Positives() int {
 	return n
 }
 
+// AnyInLanguage reports whether a problem of one of the sets (nil sets are
+// skipped) is in language (a dataset language: "" for Python, "java").
+func AnyInLanguage(language string, sets ...*ExampleSet) bool {
+	for _, p := range sets {
+		if p == nil {
+			continue
+		}
+		for _, t := range p.Tasks {
+			if t.Problem.Language == language {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Validate checks that every task has an id and that no problem appears twice.
 func (p *ExampleSet) Validate() error {
 	seen := make(map[ProblemKey]bool, len(p.Tasks))

@@ -12,8 +12,9 @@ import (
 	"github.com/ticoder/ticoder/internal/qe"
 )
 
-// Errors of a missing ingredient, which a front end may add its own advice
-// to (which flag supplies it); their messages name no command-line flag.
+// Errors of a missing ingredient or a bad option, which a front end may add
+// its own advice to (which flag supplies it); their messages name no
+// command-line flag.
 var (
 	// ErrNeedsDevSplit: tuning k without a dev split.
 	ErrNeedsDevSplit = errors.New("tuning k needs a dev split")
@@ -22,6 +23,15 @@ var (
 	ErrNeedsExamples = errors.New("retrieval needs a labelled pool and an embedder")
 	// ErrNeedsJudge: an estimator that asks an LLM judge, without a model.
 	ErrNeedsJudge = errors.New("this estimator asks an LLM judge, and no model was given")
+	// ErrUnknownEmbedder: SetupOptions.Embedder is neither "lexical" nor "api".
+	ErrUnknownEmbedder = errors.New("unknown embedder: want lexical or api")
+	// ErrUnknownWeighting: SetupOptions.Weighting is neither "bm25" nor "tfidf".
+	ErrUnknownWeighting = errors.New("unknown lexical term weighting: want bm25 or tfidf")
+	// ErrNeedsEmbedModel: the api embedder without an embedding model.
+	ErrNeedsEmbedModel = errors.New("the api embedder needs an embedding model")
+	// ErrBadStyle: SetupOptions.Style is not a prompt style (llm.ParseStyle);
+	// the error carrying it keeps llm's message.
+	ErrBadStyle = errors.New("unknown prompt style")
 )
 
 // Estimators lists the estimator names New accepts.

@@ -2,5 +2,6 @@
 // (global and local, as scikit-learn's ndcg_score, with ties averaged),
 // the constant-score floor, top-1 pass rate, and the report of a plan of
 // estimator runs (RunPlan, Report.Markdown), including tuning k on a dev
-// split. Package qe's documentation defines the measures.
+// split, and the check of a samples file's ranking against its hidden tests
+// (Ranks, CheckSamples). Package qe's documentation defines the measures.
 package measure
