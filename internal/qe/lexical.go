@@ -8,6 +8,8 @@ import (
 	"hash/fnv"
 	"math"
 	"sort"
+
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Field says which half of a (problem, solution) pair a text is; embedders
@@ -137,6 +139,22 @@ func (l *Lexical) Name() string { return l.name }
 
 // Options returns the options the model was fitted with.
 func (l *Lexical) Options() LexicalOptions { return l.opts }
+
+// ForSyntax returns the embedder for texts written in sx. A lexical embedder
+// is copied to tokenise with sx's comments and literals (its fitted
+// document frequencies are kept; its name then says the syntax, since its
+// vectors differ); any other embedder reads text as text and is returned
+// as it is.
+func ForSyntax(emb Embedder, sx srcscan.Syntax) Embedder {
+	l, ok := emb.(*Lexical)
+	if !ok || l.opts.Tokenizer.Syntax.Name() == sx.Name() {
+		return emb
+	}
+	c := *l
+	c.opts.Tokenizer.Syntax = sx
+	c.name = l.name + ":" + sx.Name()
+	return &c
+}
 
 // Embed returns the unit-length weighted term vectors of the texts.
 func (l *Lexical) Embed(_ context.Context, field Field, texts []string) ([]Vector, error) {

@@ -19,8 +19,10 @@ type Estimator interface {
 	Score(ctx context.Context, p qe.Problem, candidates []string) ([]float64, error)
 }
 
-// embedQuery embeds a problem and its candidates.
+// embedQuery embeds a problem and its candidates, read in the problem's
+// language.
 func embedQuery(ctx context.Context, emb qe.Embedder, p qe.Problem, candidates []string) ([]Query, error) {
+	emb = qe.ForSyntax(emb, p.Syntax())
 	pv, err := emb.Embed(ctx, qe.ProblemField, []string{p.Prompt})
 	if err != nil {
 		return nil, fmt.Errorf("embed problem %s: %w", p.TaskID, err)
@@ -138,8 +140,8 @@ type ELS struct {
 func (e *ELS) Name() string { return "els" }
 
 // Score implements Estimator.
-func (e *ELS) Score(ctx context.Context, _ qe.Problem, candidates []string) ([]float64, error) {
-	vs, err := e.Embedder.Embed(ctx, qe.SolutionField, candidates)
+func (e *ELS) Score(ctx context.Context, p qe.Problem, candidates []string) ([]float64, error) {
+	vs, err := qe.ForSyntax(e.Embedder, p.Syntax()).Embed(ctx, qe.SolutionField, candidates)
 	if err != nil {
 		return nil, fmt.Errorf("els: embed candidates: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ticoder/ticoder/internal/qe"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Index is a labelled example set prepared for retrieval: the embedding of every
@@ -31,11 +32,17 @@ func NewIndex(ctx context.Context, pool *qe.ExampleSet, emb qe.Embedder) (*Index
 			sols = append(sols, s.Code)
 		}
 	}
-	pv, err := emb.Embed(ctx, qe.ProblemField, probs)
+	pv, err := embedBySyntax(ctx, emb, qe.ProblemField, probs, func(i int) srcscan.Syntax { return pool.Tasks[i].Syntax() })
 	if err != nil {
 		return nil, fmt.Errorf("index pool %s: embed problems: %w", pool.Name, err)
 	}
-	sv, err := emb.Embed(ctx, qe.SolutionField, sols)
+	solTask := make([]int, 0, len(sols))
+	for i, t := range pool.Tasks {
+		for range t.Solutions {
+			solTask = append(solTask, i)
+		}
+	}
+	sv, err := embedBySyntax(ctx, emb, qe.SolutionField, sols, func(j int) srcscan.Syntax { return pool.Tasks[solTask[j]].Syntax() })
 	if err != nil {
 		return nil, fmt.Errorf("index pool %s: embed solutions: %w", pool.Name, err)
 	}
@@ -157,3 +164,36 @@ func (t *topK) push(n Neighbour) {
 }
 
 func (t *topK) sorted() []Neighbour { return t.items }
+
+// embedBySyntax embeds texts, each read in the syntax syntaxOf gives it: one
+// Embed call per syntax, so an example set in one language costs one call.
+func embedBySyntax(ctx context.Context, emb qe.Embedder, field qe.Field, texts []string, syntaxOf func(int) srcscan.Syntax) ([]qe.Vector, error) {
+	groups := map[srcscan.Syntax][]int{}
+	var order []srcscan.Syntax
+	for i := range texts {
+		sx := syntaxOf(i)
+		if _, ok := groups[sx]; !ok {
+			order = append(order, sx)
+		}
+		groups[sx] = append(groups[sx], i)
+	}
+	out := make([]qe.Vector, len(texts))
+	for _, sx := range order {
+		idx := groups[sx]
+		part := make([]string, len(idx))
+		for j, i := range idx {
+			part[j] = texts[i]
+		}
+		vs, err := qe.ForSyntax(emb, sx).Embed(ctx, field, part)
+		if err != nil {
+			return nil, err
+		}
+		if len(vs) != len(part) {
+			return nil, fmt.Errorf("embedder %s returned %d vectors for %d texts", emb.Name(), len(vs), len(part))
+		}
+		for j, i := range idx {
+			out[i] = vs[j]
+		}
+	}
+	return out, nil
+}
