@@ -46,7 +46,6 @@ type cacheKeys struct {
 	programs [][]byte
 	tests    [][]byte
 	ms       []int64
-	byKey    map[string]int // test hash + ms -> test index (first one)
 }
 
 // harnessVersion names the rules by which results are decided and timed.
@@ -57,7 +56,7 @@ type cacheKeys struct {
 const harnessVersion = "harness-v3"
 
 func newCacheKeys(programs []string, tests []Test, timeouts []float64, allowObjects bool) *cacheKeys {
-	k := &cacheKeys{byKey: map[string]int{}}
+	k := &cacheKeys{}
 	mode := "plain"
 	if allowObjects {
 		mode = "objects"
@@ -71,45 +70,61 @@ func newCacheKeys(programs []string, tests []Test, timeouts []float64, allowObje
 		ms := int64(timeouts[j]*1000 + 0.5)
 		k.tests = append(k.tests, h[:16])
 		k.ms = append(k.ms, ms)
-		id := fmt.Sprintf("%x/%d", h[:16], ms)
-		if _, ok := k.byKey[id]; !ok {
-			k.byKey[id] = j
-		}
 	}
 	return k
 }
 
+// resultKey identifies a cached result of one program: the test's hash and
+// its time limit.
+type resultKey struct {
+	test [16]byte
+	ms   int64
+}
+
 // lookup returns the cached results of distinct program d, by test index.
+// Only the rows of the tests asked for are decoded: a program's rows hold
+// every test it ever ran (a matrix, its hidden tests, its calls).
 func (c *Cache) lookup(ctx context.Context, k *cacheKeys, d int) (map[int]Result, error) {
+	want := make(map[resultKey][]int, len(k.tests))
+	for j, t := range k.tests {
+		var key resultKey
+		copy(key.test[:], t)
+		key.ms = k.ms[j]
+		want[key] = append(want[key], j)
+	}
 	rows, err := c.db.QueryContext(ctx, `SELECT test, timeout_ms, result FROM exec_results WHERE program = ?`, k.programs[d])
 	if err != nil {
 		return nil, fmt.Errorf("read execution cache: %w", err)
 	}
 	defer rows.Close()
-	found := map[string]Result{}
+	out := make(map[int]Result, len(k.tests))
 	for rows.Next() {
 		var (
 			test []byte
-			ms   int64
-			js   string
+			key  resultKey
+			js   []byte
 		)
-		if err := rows.Scan(&test, &ms, &js); err != nil {
+		if err := rows.Scan(&test, &key.ms, &js); err != nil {
 			return nil, fmt.Errorf("read execution cache: %w", err)
 		}
+		if len(test) != len(key.test) {
+			continue
+		}
+		copy(key.test[:], test)
+		idx, ok := want[key]
+		if !ok {
+			continue
+		}
 		var r Result
-		if err := json.Unmarshal([]byte(js), &r); err != nil {
+		if err := json.Unmarshal(js, &r); err != nil {
 			continue // an unreadable entry is simply recomputed
 		}
-		found[fmt.Sprintf("%x/%d", test, ms)] = r
+		for _, j := range idx {
+			out[j] = r
+		}
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read execution cache: %w", err)
-	}
-	out := make(map[int]Result, len(found))
-	for j := range k.tests {
-		if r, ok := found[fmt.Sprintf("%x/%d", k.tests[j], k.ms[j])]; ok {
-			out[j] = r
-		}
 	}
 	return out, nil
 }
