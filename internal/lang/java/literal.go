@@ -218,8 +218,13 @@ func (p *parser) str(q byte) (Value, error) {
 }
 
 func (p *parser) seq(end byte, kind Kind, depth int) (Value, error) {
+	return p.items(end, Value{Kind: kind}, depth, p.value)
+}
+
+// items reads the comma-separated items of v after its opening bracket, up
+// to end, each with elem; a trailing comma is allowed.
+func (p *parser) items(end byte, v Value, depth int, elem func(depth int) (Value, error)) (Value, error) {
 	p.i++
-	v := Value{Kind: kind}
 	for {
 		p.blank()
 		if p.i >= len(p.s) {
@@ -229,7 +234,7 @@ func (p *parser) seq(end byte, kind Kind, depth int) (Value, error) {
 			p.i++
 			return v, nil
 		}
-		item, err := p.value(depth + 1)
+		item, err := elem(depth + 1)
 		if err != nil {
 			return Value{}, err
 		}

@@ -224,32 +224,11 @@ func (p *parser) javaNew(depth int) (Value, error) {
 // javaSeq reads items up to end; a Map takes keys and values alternating
 // (Map.of's order).
 func (p *parser) javaSeq(end byte, kind Kind, depth int) (Value, error) {
-	p.i++
-	v := Value{Kind: kind, Items: []Value{}}
-	for {
-		p.blank()
-		if p.i >= len(p.s) {
-			return Value{}, errEnd
-		}
-		if p.s[p.i] == end {
-			p.i++
-			if kind == Map && len(v.Items)%2 != 0 {
-				return Value{}, errors.New("Map.of takes keys and values in pairs")
-			}
-			return v, nil
-		}
-		item, err := p.java(depth + 1)
-		if err != nil {
-			return Value{}, err
-		}
-		v.Items = append(v.Items, item)
-		p.blank()
-		if p.i < len(p.s) && p.s[p.i] == ',' {
-			p.i++
-		} else if p.i < len(p.s) && p.s[p.i] != end {
-			return Value{}, fmt.Errorf("want ',' or %q, got %q", end, p.rest())
-		}
+	v, err := p.items(end, Value{Kind: kind, Items: []Value{}}, depth, p.java)
+	if err == nil && kind == Map && len(v.Items)%2 != 0 {
+		return Value{}, errors.New("Map.of takes keys and values in pairs")
 	}
+	return v, err
 }
 
 // javaBrace reads {a, b} (an array initializer, or a set in MBJP's
