@@ -184,7 +184,7 @@ func (r *Report) Markdown() string {
 	for _, row := range r.Rows {
 		paper = paper || row.Paper != nil
 	}
-	b.WriteString("| estimate.Estimator | k | G-nDCG | L-nDCG | L-nDCG (mixed) |")
+	b.WriteString("| Estimator | k | G-nDCG | L-nDCG | L-nDCG (mixed) |")
 	sep := "|---|---|---|---|---|"
 	if paper {
 		b.WriteString(" paper G | paper L |")
