@@ -170,7 +170,7 @@ func BuildPrompt(problem, code string, examples []LabelledPair) string {
 		}
 		b.WriteString(judgeTargetIntro + "\n\n")
 	}
-	fmt.Fprintf(&b, "qe.Problem:\n%s\nCode:\n%s\n%s", strings.TrimRight(problem, "\n"), strings.TrimRight(code, "\n"), judgeAnswerCue)
+	fmt.Fprintf(&b, "Problem:\n%s\nCode:\n%s\n%s", strings.TrimRight(problem, "\n"), strings.TrimRight(code, "\n"), judgeAnswerCue)
 	return b.String()
 }
 

@@ -148,3 +148,18 @@ func TestYesNoScore(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildPromptShape pins the judge's prompt: the target is laid out
+// exactly like each example (a rename once turned its "Problem:" into
+// "qe.Problem:").
+func TestBuildPromptShape(t *testing.T) {
+	got := BuildPrompt("add two numbers\n", "def add(a, b):\n    return a + b\n",
+		[]LabelledPair{{Problem: "negate", Solution: "def neg(x):\n    return -x", Correct: true}})
+	want := judgeInstruction + "\n\n" + judgeExamplesIntro + "\n\n" +
+		"Example 1:\nProblem:\nnegate\nCode:\ndef neg(x):\n    return -x\nFunctionally correct: yes\n\n" +
+		judgeTargetIntro + "\n\n" +
+		"Problem:\nadd two numbers\nCode:\ndef add(a, b):\n    return a + b\nFunctionally correct:"
+	if got != want {
+		t.Errorf("BuildPrompt:\n%s\nwant:\n%s", got, want)
+	}
+}
