@@ -52,8 +52,10 @@ type cacheKeys struct {
 // Results stored under an earlier version are never reused: v1 let a
 // program report its own verdicts; v2 timed a test from the fork of its
 // process, so under load its times (and the limits scaled from a
-// reference's time) grew with the scheduling delays.
-const harnessVersion = "harness-v3"
+// reference's time) grew with the scheduling delays; v3 ran a program in
+// /tmp/run, v4 in /tmp itself (a program that looks at its working
+// directory may answer differently).
+const harnessVersion = "harness-v4"
 
 func newCacheKeys(programs []string, tests []Test, timeouts []float64, allowObjects bool) *cacheKeys {
 	k := &cacheKeys{}

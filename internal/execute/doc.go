@@ -17,8 +17,8 @@
 // dicts, sets, frozensets, ranges, Fractions, Decimals and deques of them;
 // subclasses such as namedtuple or Counter as their base type's data, read
 // through the base type), or the name of the exception it raised — on a pipe
-// to the worker, and each message must carry a token the process reads from
-// its control pipe after the fork. Then:
+// to the worker, and each message must carry a token the process is given
+// when it is forked. Then:
 //
 //   - `assert CALL == EXPECTED` (Test.Input, Test.Expected): the program's
 //     process evaluates CALL and sends the value; the worker compares it with
@@ -50,7 +50,17 @@
 // The program's process is forked from a zygote that the worker starts
 // before any request, so it shares no memory with the worker: no test,
 // expected value or other program is in its address space, only its own
-// code and the call expressions (and setup) of the value tests it runs.
+// code, the call expressions (and setup) of the value tests it runs and the
+// literal calls of its first hidden test (sent with the fork, so that they
+// cost no round trip). It works in /tmp, which the worker empties after it.
+//
+// The process writes its messages without waking the worker for each: it
+// rings a bell (a byte on a third pipe) when it has written what the worker
+// waits for, e.g. the answers to a batch of calls. The worker sleeps on the
+// bell, looks at the pipe every few milliseconds while it waits, and reads
+// the pipe itself once a message arrives in pieces or the bell is closed, so
+// verdicts do not depend on the bell: a test still ends at the first answer
+// that fails it, even if a later call of the batch hangs.
 //
 // # Known limits
 //

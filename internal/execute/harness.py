@@ -71,8 +71,38 @@ IS_INIT = os.getpid() == 1
 # the host's) a fresh directory of this worker's own.
 TMP = "/tmp" if IS_INIT else tempfile.mkdtemp(prefix="ticoder-unsafe-")
 
-_dumps = json.dumps
-_loads = json.loads
+
+
+def _not_json(o):
+    raise TypeError("not JSON: %s" % type(o).__name__)
+
+
+# json.dumps and json.loads without their Python layers (an encoder built
+# per call, encoding detection, whitespace matching): the messages are small
+# and many, several per program. ASCII only, compact, one value per text.
+_encoder = json.encoder.c_make_encoder and json.encoder.c_make_encoder(
+    None, _not_json, json.encoder.c_encode_basestring_ascii, None, ":", ",", False, False, True)
+_scanner = json.scanner.c_make_scanner and json.scanner.c_make_scanner(json.JSONDecoder())
+
+
+def _dumps(obj):
+    if _encoder is None:  # a Python without the json accelerator
+        return json.dumps(obj, separators=(",", ":"))
+    return "".join(_encoder(obj, 0))
+
+
+def _loads(data):
+    if _scanner is None:
+        return json.loads(data)
+    s = data.decode() if type(data) is bytes else data
+    try:
+        obj, end = _scanner(s, 0)
+    except StopIteration:
+        raise ValueError("not JSON")
+    if end != len(s):
+        raise ValueError("more than one JSON value")
+    return obj
+
 _write = os.write
 _perf = time.perf_counter
 _mono = time.monotonic
@@ -80,6 +110,46 @@ _mono = time.monotonic
 # random's state as every child and every trusted test first sees it.
 RANDOM_STATE = random.getstate()
 BUILTINS = dict(builtins.__dict__)
+
+
+def builtins_tag_reader():
+    """A function that returns the builtins dict's version tag, which
+    CPython changes on every change to a dict, or None where it cannot be
+    read (another Python's layout: the probe below fails there, and the
+    builtins are then restored before every test). Putting the builtins
+    back touches every builtin object, which in a freshly forked process
+    copies dozens of pages; the tag says when there is nothing to undo."""
+    try:
+        d = builtins.__dict__
+        used = ctypes.c_ssize_t.from_address(id(d) + 16)  # ma_used, after the object header
+        tag = ctypes.c_uint64.from_address(id(d) + 24)  # ma_version_tag
+        if used.value != len(d):
+            return None
+        v0 = tag.value
+        d["__ticoder_probe__"] = None
+        v1 = tag.value
+        del d["__ticoder_probe__"]
+        v2 = tag.value
+        if v0 == v1 or v1 == v2 or v0 == v2 or used.value != len(d):
+            return None
+        return lambda: tag.value
+    except (AttributeError, TypeError, ValueError, KeyError, OSError):
+        return None
+
+
+BUILTINS_TAG = builtins_tag_reader()
+
+
+def restore_builtins(clean=None):
+    """Gives the builtins back their snapshot (BUILTINS) unless their tag
+    is still clean, the one restore_builtins returned last time; returns
+    the tag to pass next time."""
+    if BUILTINS_TAG is not None and clean is not None and BUILTINS_TAG() == clean:
+        return clean
+    bdict = builtins.__dict__
+    bdict.clear()
+    bdict.update(BUILTINS)
+    return BUILTINS_TAG() if BUILTINS_TAG is not None else None
 
 
 def clip(s, n):
@@ -104,7 +174,7 @@ def recv():
 
 
 def send(obj):
-    data = _dumps(obj, ensure_ascii=True).encode()
+    data = _dumps(obj).encode()
     data = struct.pack(">I", len(data)) + data
     while data:
         n = os.write(RESP_FD, data)
@@ -118,7 +188,7 @@ def write_all(fd, data):
 
 
 def send_line(fd, obj):
-    write_all(fd, (_dumps(obj, ensure_ascii=True) + "\n").encode())
+    write_all(fd, (_dumps(obj) + "\n").encode())
 
 
 # ------------------------------------------------------------ plain values
@@ -295,16 +365,35 @@ class Flood(BaseException):
     pass
 
 
-class LineReader:
-    """Reads newline-terminated JSON messages from a child's pipe."""
+POLL_FIRST = 0.002  # seconds a reader with a bell first sleeps between looks at the pipe
+POLL_MAX = 0.032  # and at most
 
-    def __init__(self, fd):
+
+class LineReader:
+    """Reads newline-terminated JSON messages from a child's pipe.
+
+    With a bell (the read end of a pipe on which the child writes a byte
+    once it has written what the reader waits for, see Stamp.ring), the
+    reader sleeps on the bell instead of the pipe: a process that answers
+    a batch of calls wakes the worker once, not once per answer. The
+    reader still looks at the pipe every few milliseconds (POLL_FIRST,
+    doubling up to POLL_MAX), so a child that is slow or hangs in the
+    middle of a batch is read answer by answer as before; it waits on the
+    pipe itself while a message is arriving in pieces, and once the bell
+    is closed (the child and whatever it started have ended)."""
+
+    def __init__(self, fd, bell=None):
         self.fd = fd
+        self.bell = bell
         self.buf = bytearray()
         self.scan = 0
         self.eof = False
+        if bell is not None:
+            os.set_blocking(fd, False)
+            os.set_blocking(bell, False)
 
     def read(self, deadline):
+        tick = POLL_FIRST
         while True:
             i = self.buf.find(b"\n", self.scan)
             if i >= 0:
@@ -320,18 +409,42 @@ class LineReader:
                 raise Flood()
             if self.eof:
                 raise Died()
+            if self.bell is not None and self._drain():
+                continue
             left = None
             if deadline is not None:
                 left = deadline - _mono()
                 if left <= 0:
                     raise TimedOut()
-            ready, _, _ = select.select([self.fd], [], [], left)
-            if not ready:
+            if self.bell is None or self.buf:
+                # No bell, or a message is arriving in pieces: the pipe.
+                ready, _, _ = select.select([self.fd], [], [], left)
+                if ready and self.bell is None:
+                    chunk = os.read(self.fd, 1 << 16)
+                    if not chunk:
+                        self.eof = True
+                    self.buf += chunk
                 continue
+            wait = tick if left is None else min(left, tick)
+            tick = min(2 * tick, POLL_MAX)
+            if select.select([self.bell], [], [], wait)[0]:
+                try:
+                    if not os.read(self.bell, 4096):
+                        self.bell = None  # closed: wait on the pipe from now on
+                except BlockingIOError:
+                    pass
+
+    def _drain(self):
+        """Reads what the pipe holds without waiting; returns whether there
+        was anything (or its end)."""
+        try:
             chunk = os.read(self.fd, 1 << 16)
-            if not chunk:
-                self.eof = True
-            self.buf += chunk
+        except BlockingIOError:
+            return False
+        if not chunk:
+            self.eof = True
+        self.buf += chunk
+        return True
 
 
 def get_dict(msg, *allowed):
@@ -384,7 +497,8 @@ def child_setup(keep, limits, workdir):
             os.close(null)
         except OSError:
             pass
-    os.mkdir(workdir, 0o700)  # /tmp is empty: nothing can be planted here
+    if workdir != TMP:
+        os.mkdir(workdir, 0o700)  # /tmp is empty: nothing can be planted here
     os.chdir(workdir)
     child_limits(limits)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
@@ -429,17 +543,31 @@ class Stamp:
     given through its control pipe after the fork: lines written blindly to
     a descriptor by the program are rejected by the worker."""
 
-    def __init__(self, fd, token):
+    def __init__(self, fd, token, bell=None):
         self.fd = fd
         self.token = token
+        self.bell = bell
 
     def __call__(self, msg):
         msg["k"] = self.token
         send_line(self.fd, msg)
 
+    def ring(self):
+        """Tells the worker that what it waits for has been written (a
+        full bell means it has been told already)."""
+        if self.bell is not None:
+            try:
+                os.write(self.bell, b"!")
+            except OSError:
+                pass
 
-def serve_calls(out, ctl, g):
-    """Answers calls of the program's functions until the worker says end."""
+
+def serve_calls(out, ctl, g, first=()):
+    """Answers calls of the program's functions (first: those the worker
+    sent with the spawn) until the worker says end."""
+    for name, a, k in first:
+        out(call_reply(g, name, a, k))
+    out.ring()
     while True:
         try:
             msg = ctl.read(None)
@@ -450,6 +578,7 @@ def serve_calls(out, ctl, g):
         if "b" in msg:
             for name, a, k in msg["b"]:
                 out(call_reply(g, name, a, k))
+            out.ring()
         else:
             return
 
@@ -469,28 +598,31 @@ def call_reply(g, name, a, k):
         return {"x": exc_name(e)}
 
 
-def child_run(wfd, ctl, program, ctests, start):
-    """Runs the program's part of tests[start:], one message per test."""
-    token = ctl.read(None)
+def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
+    """Runs the program's part of tests[start:], one message per test.
+    token stamps its messages; batch holds the calls of tests[start] that
+    the worker sends before the test runs (see prefetch_calls): they are
+    answered, for the functions the program defines, right after its
+    names, with no round trip."""
     if type(token) is not str:
         return
-    out = Stamp(wfd, token)
+    out = Stamp(wfd, token, bell)
     del token
-    bdict = builtins.__dict__
-    snapshot = BUILTINS
+    # The zygote's builtins are the snapshot, and tagged so (zygote_main).
+    clean = CLEAN_TAG[0]
     try:
         code = compile(program, "<candidate>", "exec")
     except BaseException as e:  # noqa: BLE001
         name = exc_name(e)
         for j in range(start, len(ctests)):
             out({"j": j, "x": name, "s": 0.0})
+        out.ring()
         return
     for j in range(start, len(ctests)):
         kind, setup, inp, legacy = ctests[j]
         if kind == "-":  # the worker could not compile this test
             continue
-        bdict.clear()
-        bdict.update(snapshot)
+        clean = restore_builtins(clean)
         g = {}
         # The test's time as C sees it (its module code and its part of the
         # test), without the fork or the worker's scheduling: what the
@@ -500,8 +632,7 @@ def child_run(wfd, ctl, program, ctests, start):
             exec(code, g)
             # Undo whatever the program's module code did to the builtins
             # before the test's own code runs.
-            bdict.clear()
-            bdict.update(snapshot)
+            clean = restore_builtins(clean)
             if kind == "A":
                 if setup is not None:
                     exec(setup, g)
@@ -510,14 +641,21 @@ def child_run(wfd, ctl, program, ctests, start):
                 msg = legacy_run(j, g, legacy)
             else:
                 msg = names_message(j, g)
+                first = ()
+                if j == start and batch:
+                    # The worker keeps exactly these: the calls of functions
+                    # that the names say the program defines.
+                    names = msg["n"]
+                    first = [c for c in batch if names.get(c[0]) == "f"]
                 msg["s"] = _perf() - t0
                 out(msg)
-                serve_calls(out, ctl, g)
+                serve_calls(out, ctl, g, first)
                 continue
         except BaseException as e:  # noqa: BLE001 - SystemExit too
             msg = {"j": j, "x": exc_name(e)}
         msg["s"] = _perf() - t0
         out(msg)
+        out.ring()
 
 
 def legacy_run(j, g, legacy):
@@ -657,6 +795,9 @@ def reap_own():
     reap_into(None)
 
 
+CLEAN_TAG = [None]  # the builtins' tag as the zygote leaves them to its children
+
+
 class Zygote:
     """A process forked from the worker before any request: the programs'
     processes are forked from it, so they share no memory with the worker
@@ -689,29 +830,50 @@ class Zygote:
         return children_at(self._theirs)
 
     def send(self, obj):
+        self.send_text(_dumps(obj))
+
+    def send_text(self, text):
         try:  # a program may have stopped the zygote
             os.kill(self.pid, signal.SIGCONT)
         except OSError:
             pass
-        data = _dumps(obj).encode()
+        data = text.encode()
         self.sock.sendall(struct.pack(">I", len(data)) + data)
 
-    def spawn(self, program, start, limits):
-        """Forks a program's process; returns its pid and the worker's ends
-        of its pipes (its messages, its control)."""
+    def spawn(self, program, start, limits, token, batch):
+        """Has the zygote fork a program's process, handing it its token,
+        the calls of its first test (call_key texts) and its ends of three
+        pipes; returns the worker's ends (its messages, its control, its
+        bell). The worker does not wait for the fork: the process's pid is
+        read later, with child_pid."""
+        msg = _dumps({"op": "spawn", "program": program, "start": start, "limits": limits, "k": token})
+        data = (msg[:-1] + ',"b":[' + ",".join(batch) + "]}").encode()
+        data = struct.pack(">I", len(data)) + data
+        rec_r, rec_w = os.pipe()
+        ctl_r, ctl_w = os.pipe()
+        bell_r, bell_w = os.pipe()
         try:
-            self.send({"op": "spawn", "program": program, "start": start, "limits": limits})
-            msg, fds, _, _ = socket.recv_fds(self.sock, 8, 2)
-            while len(msg) < 8:
-                more = self.sock.recv(8 - len(msg))
-                if not more:
-                    raise EOFError
-                msg += more
+            try:  # a program may have stopped the zygote
+                os.kill(self.pid, signal.SIGCONT)
+            except OSError:
+                pass
+            sent = socket.send_fds(self.sock, [data], [rec_w, ctl_r, bell_w])
+            self.sock.sendall(data[sent:])
+        except OSError:
+            for fd in (rec_r, ctl_w, bell_r):
+                os.close(fd)
+            raise Dirty()
+        finally:
+            for fd in (rec_w, ctl_r, bell_w):
+                os.close(fd)
+        return rec_r, ctl_w, bell_r
+
+    def child_pid(self):
+        """The pid of the process the last spawn forked."""
+        try:
+            return struct.unpack(">q", self._exact(8))[0]
         except (OSError, EOFError):
             raise Dirty()
-        if len(fds) != 2:
-            raise Dirty()
-        return struct.unpack(">q", msg)[0], fds[0], fds[1]
 
     def reap(self, pid):
         try:
@@ -746,6 +908,7 @@ def zygote_main(sock):
     fork a program's process, reap it."""
     os.closerange(3, sock.fileno())
     os.closerange(sock.fileno() + 1, 1 << 16)
+    CLEAN_TAG[0] = restore_builtins()  # what every program's process starts from
     ctests = []
     statuses = {}  # wait statuses of programs' processes reaped early
 
@@ -760,31 +923,39 @@ def zygote_main(sock):
 
     while True:
         try:
-            (n,) = struct.unpack(">I", exact(4))
+            head, fds, _, _ = socket.recv_fds(sock, 4, 3)
+            if not head:
+                return
+            head += exact(4 - len(head))
+            (n,) = struct.unpack(">I", head)
             msg = _loads(exact(n))
         except (EOFError, OSError, ValueError):
             return
         op = msg.get("op")
+        if op != "spawn" or len(fds) != 3:
+            for fd in fds:
+                os.close(fd)
+            if op == "spawn":
+                return  # the worker breaks its own protocol: it will see
         if op == "tests":
             ctests = [c_test(t) for t in msg["tests"]]
         elif op == "spawn":
             reap_into(statuses)
-            rec_r, rec_w = os.pipe()
-            ctl_r, ctl_w = os.pipe()
+            rec_w, ctl_r, bell_w = fds
             pid = os.fork()
             if pid == 0:  # C: the program's process
                 try:
-                    os.close(rec_r)
-                    os.close(ctl_w)
-                    child_setup((rec_w, ctl_r), msg["limits"], TMP + "/run")
-                    child_run(rec_w, LineReader(ctl_r), msg["program"], ctests, msg["start"])
+                    # A program works in /tmp itself (emptied after it), so
+                    # that its process makes no directory for the worker to
+                    # remove: both cost more than the rest of a fork here.
+                    child_setup((rec_w, ctl_r, bell_w), msg["limits"], TMP)
+                    os.set_blocking(bell_w, False)
+                    child_run(rec_w, LineReader(ctl_r), msg["program"], ctests, msg["start"], msg.get("k"), msg.get("b") or (), bell_w)
                 finally:
                     os._exit(0)
-            os.close(rec_w)
-            os.close(ctl_r)
-            socket.send_fds(sock, [struct.pack(">q", pid)], [rec_r, ctl_w])
-            os.close(rec_r)
-            os.close(ctl_w)
+            for fd in fds:
+                os.close(fd)
+            sock.sendall(struct.pack(">q", pid))
         elif op == "reap":
             st = statuses.pop(msg["pid"], None)
             if st is None:
@@ -869,7 +1040,11 @@ def empty_tmp():
     try:
         top = os.listdir(TMP)
     except OSError:
-        raise Dirty()
+        try:  # a program may have made /tmp itself unreadable
+            os.chmod(TMP, 0o700)
+            top = os.listdir(TMP)
+        except OSError:
+            raise Dirty()
     if not top:
         return
     if len(top) == 1:
@@ -1071,8 +1246,9 @@ def literal_calls(src):
 class Session:
     """The worker's side of one candidate process C."""
 
-    def __init__(self, pid, reader, ctl_fd, token_hash):
-        self.pid = pid
+    def __init__(self, reader, ctl_fd, token_hash, start):
+        self.heard = False  # whether C has sent anything
+        self.sent = start  # the test whose calls went with the spawn
         self.rd = reader
         self.ctl = ctl_fd
         self.token_hash = token_hash
@@ -1080,13 +1256,18 @@ class Session:
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
 
-    def prefetch(self, keys):
-        """Sends calls (their call_key texts) to C in one message; C answers
-        each in order while the test runs."""
+    def prefetch(self, j, keys):
+        """Sends the calls of test j (their call_key texts) to C in one
+        message, unless they went with the spawn; C answers each in order
+        while the test runs."""
+        if j == self.sent:
+            self.sent = None
+            self.pending.extend(keys)
+            return
         if not keys or self.broken is not None:
             return
         try:
-            write_all(self.ctl, ('{"b": [' + ", ".join(keys) + "]}\n").encode())
+            write_all(self.ctl, ('{"b":[' + ",".join(keys) + "]}\n").encode())
         except OSError:
             self.broken = Died()
             return
@@ -1099,6 +1280,7 @@ class Session:
     def read(self, deadline):
         """Reads one message of C's, checking and removing its token."""
         msg = self.rd.read(deadline)
+        self.heard = True
         if type(msg) is not dict:
             raise Garbled("not an object")
         token = msg.pop("k", None)
@@ -1112,16 +1294,18 @@ class Session:
             raise self.broken
         key = call_key(name, args, kwargs)
         try:
-            while True:
-                got = self.cache.get(key)
-                if got:
-                    return got.pop(0)
-                if not self.pending:
-                    break
-                # C answers prefetched calls in order: take the next one.
+            got = self.cache.get(key)
+            if got:
+                return got.pop(0)
+            # C answers prefetched calls in order: the test usually makes
+            # them in that order too.
+            while self.pending:
                 reply = get_dict(self.read(deadline), "r", "x", "np", "why")
-                self.cache.setdefault(self.pending.popleft(), []).append(reply)
-            write_all(self.ctl, ('{"b": [' + key + "]}\n").encode())
+                done = self.pending.popleft()
+                if done == key:
+                    return reply
+                self.cache.setdefault(done, []).append(reply)
+            write_all(self.ctl, ('{"b":[' + key + "]}\n").encode())
             reply = get_dict(self.read(deadline), "r", "x", "np", "why")
         except (TimedOut, Died, Flood, Garbled) as e:
             self.broken = e
@@ -1133,7 +1317,7 @@ class Session:
 
     def end(self):
         try:
-            write_all(self.ctl, b'{"end": 1}\n')
+            write_all(self.ctl, b'{"end":1}\n')
         except OSError:
             self.broken = Died()
 
@@ -1199,7 +1383,6 @@ def test_globals(names, call):
 
 def run_test_code(w, g):
     """Runs a test's code in g; returns (outcome, exception text)."""
-    bdict = builtins.__dict__
     random.setstate(RANDOM_STATE)
     try:
         if w.setup is not None:
@@ -1215,9 +1398,11 @@ def run_test_code(w, g):
     except BaseException as e:  # noqa: BLE001 - SystemExit too
         return "error", exc_name(e)
     finally:
-        bdict.clear()
-        bdict.update(BUILTINS)
+        WORKER_TAG[0] = restore_builtins(WORKER_TAG[0])
         random.setstate(RANDOM_STATE)
+
+
+WORKER_TAG = [None]  # the builtins' tag after this process last restored them
 
 
 def not_plain_text(type_name, why):
@@ -1228,10 +1413,11 @@ def not_plain_text(type_name, why):
     return "returned a %s object, not plain data (--allow-objects to compare objects)" % type_name
 
 
-def judge_trusted(w, names, sess, deadline):
+def judge_trusted(w, j, names, sess, deadline):
     """A hidden test in the worker, against proxies of the program."""
     g = test_globals(names, lambda n, a, k: sess.call(n, a, k, deadline))
-    sess.prefetch([key for name, key in w.prefetch if names.get(name) == "f"])
+    # (child_run keeps the same calls of a batch sent with the spawn.)
+    sess.prefetch(j, [key for name, key in w.prefetch if names.get(name) == "f"])
     outcome, exc = run_test_code(w, g)
     if sess.broken is not None:  # the test code swallowed the failure
         raise sess.broken
@@ -1376,21 +1562,19 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
         if start >= len(tests):
             break
         cpu = sum(timeouts[start:]) + 1
+        # C gets its token with the spawn. Only its hash stays in the
+        # worker, whose memory the judge children of generated tests share;
+        # the zygote's copy is of a process that will have ended before the
+        # next program's process is forked.
+        token = os.urandom(16).hex()
+        token_hash = hashlib.sha256(token.encode()).digest()
+        batch = [key for _, key in tests[start].prefetch] if tests[start].kind == "T" else []
         try:
-            pid, rec_r, ctl_w = ZYGOTE.spawn(program, start, dict(limits, cpu=cpu))
+            rec_r, ctl_w, bell_r = ZYGOTE.spawn(program, start, dict(limits, cpu=cpu), token, batch)
         except Dirty:
             raise Dirty() if started else NotStarted()
-        started = STARTED[0] = True
-        # C learns its token from the pipe, after the fork: the token is in
-        # no memory C has, only its hash is in the worker's.
-        token = os.urandom(16).hex()
-        try:
-            write_all(ctl_w, (_dumps(token) + "\n").encode())
-        except OSError:
-            pass  # C died already: its first read fails below
-        token_hash = hashlib.sha256(token.encode()).digest()
         del token
-        sess = Session(pid, LineReader(rec_r), ctl_w, token_hash)
+        sess = Session(LineReader(rec_r, bell_r), ctl_w, token_hash, start)
         failure = None
         try:
             while start < len(tests):
@@ -1422,7 +1606,7 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
                 else:
                     names = msg.get("n")
                     if w.kind == "T":
-                        o, exc = judge_trusted(w, names, sess, deadline)
+                        o, exc = judge_trusted(w, start, names, sess, deadline)
                     else:
                         o, exc = judge_forked(w, start, names, sess, deadline, dict(limits, cpu=timeouts[start] + 1))
                     rec["o"] = o
@@ -1452,6 +1636,14 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
             failure = "died"
         os.close(rec_r)
         os.close(ctl_w)
+        os.close(bell_r)
+        try:
+            pid = ZYGOTE.child_pid()
+        except Dirty:
+            # The zygote is gone. Unless this program's process was heard
+            # from, the program never started: it runs again elsewhere.
+            raise Dirty() if started or sess.heard else NotStarted()
+        started = STARTED[0] = True
         kill_others(pid)
         status = ZYGOTE.reap(pid) if failure == "died" else None
         empty_tmp()  # a restarted process starts clean too (raises Dirty)

@@ -46,6 +46,41 @@ class CodecTest(unittest.TestCase):
                     harness.decode(e)
 
 
+class JSONTest(unittest.TestCase):
+    """_dumps and _loads, the harness's fast json.dumps and json.loads."""
+
+    def test_round_trip(self):
+        for v in [None, 1, -2.5, "é\n\x00", [1, [2, {"a": None}]], {"k": [True, False]}, float("inf")]:
+            with self.subTest(v=v):
+                text = harness._dumps(v)
+                self.assertTrue(text.isascii())
+                self.assertEqual(harness._loads(text.encode()), v)
+                self.assertEqual(harness._loads(text), v)
+
+    def test_one_value_only(self):
+        for bad in [b"", b" ", b"{", b"[1] [2]", b"1 x", b"\xff", b"nan"]:
+            with self.subTest(bad=bad):
+                with self.assertRaises(ValueError):
+                    harness._loads(bad)
+
+    def test_not_json(self):
+        with self.assertRaises(TypeError):
+            harness._dumps({"a": object()})
+
+
+class BuiltinsTagTest(unittest.TestCase):
+    def test_restore(self):
+        import builtins
+        clean = harness.restore_builtins()
+        self.assertIs(harness.restore_builtins(clean), clean)  # nothing changed
+        builtins.__dict__["ticoder_test"] = 1
+        try:
+            clean = harness.restore_builtins(clean)
+            self.assertNotIn("ticoder_test", builtins.__dict__)
+        finally:
+            builtins.__dict__.pop("ticoder_test", None)
+
+
 class ClipTest(unittest.TestCase):
     def test_clip(self):
         self.assertEqual(harness.clip("abc", 5), "abc")
