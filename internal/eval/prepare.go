@@ -152,6 +152,14 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	}
 	slog.Debug("matrix", "task", p.ID, "candidates", len(programs), "tests", nt, "comparisons", len(eq),
 		"seconds", time.Since(t0).Seconds(), "timeouts", countTimeouts(matrix))
+	calls := make([][]execute.Result, len(programs))
+	for i := range calls {
+		calls[i] = make([]execute.Result, len(eq))
+		for k, j := range from {
+			calls[i][k] = out.Results[i][j]
+		}
+	}
+	oracle.SettleTimeouts(eq, eqResults[:len(programs)], calls)
 	eqResults[len(programs)] = make([]execute.Result, len(eq))
 	if len(eq) > 0 {
 		m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: eq, Timeouts: timeouts[nt : nt+len(eq)]}, nil)

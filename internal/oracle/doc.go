@@ -11,6 +11,13 @@
 //     `assert CALL == V` on the reference); otherwise `fail`;
 //   - r is error, timeout or crash: `undefined` (a precondition violation).
 //
+// Which candidates an `output V` answer keeps is looked up in a Table of
+// `assert CALL == V` run on every candidate. That runs CALL a second time;
+// where the comparison timed out but the candidate's call had returned a
+// value in the matrix, SettleTimeouts decides from that value (by repr), so
+// that timing noise near the limit does not prune a candidate whose value
+// the selector saw.
+//
 // For a synthesized question (a call that shows a value y; see package
 // session), with r the reference's result on the call: it raised, timed out
 // or crashed: `undefined` (no pruning); its value == y: `pass`; otherwise,

@@ -166,3 +166,45 @@ func TestTableInSandbox(t *testing.T) {
 		t.Error("Equal answered for a value it never computed")
 	}
 }
+
+// TestSettleTimeouts is the regression test of a cold-run difference
+// (HumanEval/83 with CodeGen-16B): a correct candidate returned 180000 on a
+// test's call in the matrix, in 98 ms of a 100 ms limit, and its run of the
+// comparison `assert CALL == 180000` timed out, so the answer `output
+// 180000` pruned it (and the session's last correct candidates with it).
+func TestSettleTimeouts(t *testing.T) {
+	eq := []execute.Test{session.EqualTest(execute.Test{Code: "assert f(6) == 12", Input: "f(6)", Expected: "12"}, "180000")}
+	value := func(v string) execute.Result { return execute.Result{Outcome: execute.Fail, Value: v, HasValue: true} }
+	timeout := execute.Result{Outcome: execute.Timeout}
+	tests := []struct {
+		name       string
+		compared   execute.Result
+		call       execute.Result
+		wantPassed bool
+		wantSame   bool // the comparison's result is kept as it was
+	}{
+		{"timed out, the call returned the value", timeout, value("180000"), true, false},
+		{"timed out, the call returned another value", timeout, value("12"), false, false},
+		{"timed out, the call timed out too", timeout, timeout, false, true},
+		{"timed out, the call raised", timeout, execute.Result{Outcome: execute.Error, Exception: "ValueError"}, false, true},
+		{"passed: kept whatever the call did", execute.Result{Outcome: execute.Pass}, timeout, true, true},
+		{"failed: kept", execute.Result{Outcome: execute.Fail}, value("180000"), false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			results := [][]execute.Result{{tc.compared}}
+			SettleTimeouts(eq, results, [][]execute.Result{{tc.call}})
+			got := results[0][0]
+			if (got.Outcome == execute.Pass) != tc.wantPassed {
+				t.Errorf("outcome %v, want pass %v", got.Outcome, tc.wantPassed)
+			}
+			if same := got == tc.compared; same != tc.wantSame {
+				t.Errorf("result %+v, kept as it was: %v, want %v", got, same, tc.wantSame)
+			}
+			tab, _ := NewTable([]string{"p", "ref"}, eq, [][]execute.Result{results[0], {{Outcome: execute.Pass}}}, 1, nil, nil)
+			if eqs, err := tab.Equal(context.Background(), []string{"p"}, eq[0], "180000"); err != nil || eqs[0] != tc.wantPassed {
+				t.Errorf("Equal = %v, %v; want [%v]", eqs, err, tc.wantPassed)
+			}
+		})
+	}
+}

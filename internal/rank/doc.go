@@ -70,7 +70,11 @@
 //     (samples are evidence with diminishing returns, as in CodeT's
 //     sqrt(samples) group score; measured on HumanEval with CodeGen-16B it
 //     beats both unit weights and raw multiplicity); a class weighs the sum
-//     of its members. gain(t) = H(S) − Σ_a P(a)·H(S_a), a over the parts of
+//     of its members. Outcomes.Agreement gives the weights sqrt(multiplicity)
+//     × (1 + the candidate's CodeT score on the unasked tests) instead:
+//     infogain's belief about the intended function then follows the
+//     generated tests' agreement, as the codet ranker does (package session
+//     uses it in PassFail mode). gain(t) = H(S) − Σ_a P(a)·H(S_a), a over the parts of
 //     the split in the mode, P(undefined) = u the chance that the input is
 //     outside the domain (Query.Undefined; by default the weight of the error
 //     part over weight(S): inputs most candidates reject are probably

@@ -194,7 +194,8 @@ func splitmix(x uint64) uint64 {
 //	gain(t) = H(S) − Σ_a P(a)·H(S_a)
 //
 // Each candidate weighs w = sqrt(multiplicity): samples are evidence with
-// diminishing returns, as in CodeT's sqrt(samples) group score. H(X) is the
+// diminishing returns, as in CodeT's sqrt(samples) group score (or, with
+// the outcomes of Outcomes.Agreement, that times 1 + its CodeT score). H(X) is the
 // entropy (bits) of the classes of X, each class weighted by the sum of its
 // members' w; a ranges over the parts of the split that the answer actually
 // induces in the mode (pass, fail, each returned value, undefined); S_a is

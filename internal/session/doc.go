@@ -50,7 +50,12 @@
 // weight of the candidates that raise, time out or crash on it among the
 // candidates that best predicted which of the answers so far were undefined
 // (rank.Query.Undefined): an undefined answer prunes nothing, but it shows
-// which candidates model the function's domain as the user does.
+// which candidates model the function's domain as the user does. In
+// PassFail mode infogain weighs each remaining candidate by the generated
+// tests' agreement (rank.Outcomes.Agreement: sqrt(multiplicity) × (1 + its
+// CodeT score on the unasked tests)), so that a yes or no tells apart the
+// candidates the ranking would put first; in Output mode, where an answer
+// tells every value apart at once, by sqrt(multiplicity).
 //
 // Undo takes back the last answer and restores the previous state exactly
 // (remaining candidates, unasked tests, pending question).

@@ -189,3 +189,32 @@ func TestAddSynthesizedChecks(t *testing.T) {
 		t.Error("New accepted a synthesized test without a call")
 	}
 }
+
+// TestInfogainWeighsAgreement: a PassFail infogain session weighs
+// candidates by the generated tests' agreement (rank.Outcomes.Agreement).
+// Candidates 0 and 1 pass both generated tests, 2, 3 and 4 neither;
+// synthesized question f(1) tells 1 from the others, f(2) tells {3, 4} from
+// {0, 1, 2}. By sqrt(multiplicity) alone, generated test 0 (2:3) is asked
+// first, as in Output mode; weighed by agreement, f(1), which tells apart
+// the two candidates the tests support, is. Regression test of issue 10's
+// PassFail m=1 drop.
+func TestInfogainWeighsAgreement(t *testing.T) {
+	for _, tc := range []struct {
+		mode rank.Mode
+		want int
+	}{{rank.PassFail, 2}, {rank.Output, 0}} {
+		mode := tc.mode
+		spec, rc := build(t, mode, []int{1, 1, 1, 1, 1}, "P P", "P P", "F=0 F=0", "F=0 F=0", "F=0 F=0")
+		spec.Select = "infogain"
+		val := func(v string) execute.Result { return execute.Result{Outcome: execute.Fail, Value: v, HasValue: true} }
+		results := [][]execute.Result{{val("1"), val("1")}, {val("2"), val("1")}, {val("1"), val("1")}, {val("1"), val("2")}, {val("1"), val("2")}}
+		tests := []extract.Test{SynthesizedTest("", "f(1)"), SynthesizedTest("", "f(2)")}
+		if err := spec.AddSynthesized(tests, results, map[string]int32{"1": 0, "2": 1}); err != nil {
+			t.Fatal(err)
+		}
+		q := ask(t, start(t, spec, rc))
+		if q.Test != tc.want {
+			t.Errorf("%v: first question is test %d (%s), want %d", mode, q.Test, q.Code, tc.want)
+		}
+	}
+}

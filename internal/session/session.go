@@ -271,6 +271,15 @@ func (s *Session) Asked() int { return len(s.history) }
 func (s *Session) query() rank.Query {
 	q := rank.Query{Outcomes: s.pool, Mode: s.spec.Mode, Alive: s.alive, Unasked: s.askable(s.unasked), Step: len(s.history), Seed: s.spec.Seed}
 	q.Undefined = s.undefinedChances(q.Unasked)
+	if _, ok := s.sel.(rank.InfoGain); ok && s.spec.Mode == rank.PassFail {
+		// A yes or no tells one shown value from the rest, and the ranker
+		// picks among what is left by the generated tests' agreement: weigh
+		// the candidates by that agreement too (rank.Outcomes.Agreement), so
+		// that questions tell apart the candidates the ranking would put
+		// first. An Output answer names the value, which tells every value
+		// apart at once; there the weights are sqrt(multiplicity).
+		q.Outcomes = s.pool.Agreement(s.alive, s.unasked)
+	}
 	if s.spec.Synthesized != nil {
 		q.Pivot, q.BestPivot = s.pool.Pivots(s.Ranking()), true
 	}
