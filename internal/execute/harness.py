@@ -27,8 +27,11 @@
 #     verdicts, as OpenAI's harness does: a hostile program can then forge
 #     its own results. Off by default.
 #
-# Everything read from a child is bounded and validated; anything malformed
-# is a crash of that test only. After each program every process but the
+# C gets its token, and the literal calls of its first hidden test, with the
+# spawn; it rings a bell (a byte on a third pipe) once it has written what
+# the worker waits for, so a batch of answers wakes the worker once (see
+# LineReader). Everything read from a child is bounded and validated;
+# anything malformed is a crash of that test only. After each program every process but the
 # worker is killed and /tmp is emptied, so nothing leaks to the next one.
 
 import builtins
@@ -542,8 +545,8 @@ def names_message(j, g):
 
 class Stamp:
     """Sends C's messages, each stamped with the token this process was
-    given through its control pipe after the fork: lines written blindly to
-    a descriptor by the program are rejected by the worker."""
+    given with its fork: lines written blindly to a descriptor by the
+    program are rejected by the worker."""
 
     def __init__(self, fd, token, bell=None):
         self.fd = fd
