@@ -135,12 +135,8 @@ func (p *Pool) plan(st *runState, missing [][]int) []task {
 		g := groups[k]
 		// Small tasks keep the workers evenly busy to the end: a task holding
 		// several programs that time out would otherwise run long after the
-		// other workers have finished. A task costs one request frame and,
-		// on a busy machine, the context switches of a round trip to the
-		// worker: at least four tasks per worker, each as large as that
-		// allows (measured on `check`, where tasks of one program cost 5 %
-		// more wall time than tasks of six; BENCHMARKS.md).
-		size := min(max(len(g.programs)/(p.opts.Workers*4), 1), 16)
+		// other workers have finished. A task costs one request frame.
+		size := min(max(len(g.programs)/(p.opts.Workers*16), 1), 16)
 		for i := 0; i < len(g.programs); i += size {
 			end := min(i+size, len(g.programs))
 			tasks = append(tasks, task{programs: g.programs[i:end], tests: g.tests})
