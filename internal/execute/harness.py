@@ -840,11 +840,15 @@ class Zygote:
     def send(self, obj):
         self.send_text(_dumps(obj))
 
-    def send_text(self, text):
-        try:  # a program may have stopped the zygote
+    def wake(self):
+        """Continues the zygote, which a program may have stopped."""
+        try:
             os.kill(self.pid, signal.SIGCONT)
         except OSError:
             pass
+
+    def send_text(self, text):
+        self.wake()
         data = text.encode()
         self.sock.sendall(struct.pack(">I", len(data)) + data)
 
@@ -861,10 +865,7 @@ class Zygote:
         ctl_r, ctl_w = os.pipe()
         bell_r, bell_w = os.pipe()
         try:
-            try:  # a program may have stopped the zygote
-                os.kill(self.pid, signal.SIGCONT)
-            except OSError:
-                pass
+            self.wake()
             sent = socket.send_fds(self.sock, [data], [rec_w, ctl_r, bell_w])
             self.sock.sendall(data[sent:])
         except OSError:

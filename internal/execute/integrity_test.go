@@ -238,24 +238,8 @@ def f():
     open('/dev/shm/leak2', 'w').write('secret')
     return 42
 `
-	look := `
-import os
-def f():
-    seen = sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))
-    return seen
-`
-	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r := m.Results[0][0]; r.Outcome != Pass {
-		t.Fatalf("planting program: %v %q", r.Outcome, r.Exception)
-	}
-	if got, want := m.Results[1][0].Value, "['/tmp']"; got != want {
-		t.Errorf("the next program sees %s, want %s", got, want)
-	}
+	checkCleanAfter(t, p, plant)
 	// A tool call after them sees a clean /tmp too.
 	var seen []string
 	if err := p.Call(context.Background(), "import os\ndef ls(_):\n    return sorted(os.listdir('/tmp'))\n", "ls", nil, &seen); err != nil {
@@ -454,7 +438,6 @@ def f():
 // the next program, whichever way the worker takes to empty it (one empty
 // directory is removed at once, anything else is walked).
 func TestTmpEmptiedWhateverIsLeft(t *testing.T) {
-	look := "import os\ndef f():\n    return sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))\n"
 	cases := []struct{ name, plant string }{
 		{"file in the working directory", "open('x', 'w').write('x')"},
 		{"a link to /", "os.symlink('/', '/tmp/run')"},
@@ -464,22 +447,30 @@ func TestTmpEmptiedWhateverIsLeft(t *testing.T) {
 		{"unreadable working directory with a file", "open('x', 'w').write('x'); os.chmod('.', 0)"},
 		{"nothing at all", "pass"},
 	}
-	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
 	p := newTestPool(t, Options{Workers: 1})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			plant := "import os\ndef f():\n    " + c.plant + "\n    return 42\n"
-			m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if r := m.Results[0][0]; r.Outcome != Pass {
-				t.Fatalf("planting program: %v %q", r.Outcome, r.Exception)
-			}
-			if got, want := m.Results[1][0].Value, "['/tmp']"; got != want {
-				t.Errorf("the next program sees %s, want %s", got, want)
-			}
+			checkCleanAfter(t, p, "import os\ndef f():\n    "+c.plant+"\n    return 42\n")
 		})
+	}
+}
+
+// checkCleanAfter runs plant, whose f() returns 42 after leaving something
+// in /tmp, and then a program that looks: it must find /tmp, its working
+// directory, empty.
+func checkCleanAfter(t *testing.T, p *Pool, plant string) {
+	t.Helper()
+	look := "import os\ndef f():\n    return sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))\n"
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := m.Results[0][0]; r.Outcome != Pass {
+		t.Fatalf("planting program: %v %q", r.Outcome, r.Exception)
+	}
+	if got, want := m.Results[1][0].Value, "['/tmp']"; got != want {
+		t.Errorf("the next program sees %s, want %s", got, want)
 	}
 }
 
