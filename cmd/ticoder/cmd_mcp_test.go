@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -293,15 +294,17 @@ func testMCPCancel(t *testing.T, cmd *exec.Cmd) {
 		t.Errorf("cancelled check_code returned %v", err)
 	}
 	// Idle, the server's processes sleep; the loop would keep one running.
-	quiet := 0
-	waitFor(t, "the server's processes to stop running", func() bool {
-		if len(running(pid)) == 0 {
+	quiet, last := 0, []int(nil)
+	for end := time.Now().Add(30 * time.Second); quiet < 5; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("waited 30 s for the server's processes to stop running; still running:\n%s", describe(last))
+		}
+		if last = running(pid); len(last) == 0 {
 			quiet++
 		} else {
 			quiet = 0
 		}
-		return quiet >= 5
-	})
+	}
 	if _, err := cs.ListTools(ctx, nil); err != nil {
 		t.Errorf("the server stopped serving: %v", err)
 	}
@@ -354,6 +357,18 @@ func running(pid int) []int {
 		}
 	}
 	return out
+}
+
+// describe names processes for a failure message: pid, state line and
+// command line.
+func describe(pids []int) string {
+	var b strings.Builder
+	for _, p := range pids {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+		fmt.Fprintf(&b, "  %s\n    cmdline %q\n", bytes.TrimSpace(stat), bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
+	}
+	return b.String()
 }
 
 // mcpTools are the tools ticoder mcp lists, in name order.

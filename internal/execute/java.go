@@ -266,13 +266,12 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 	if err := w.send(program, batch); err != nil {
 		return 0, nil // a fresh JVM gets them all
 	}
-	stop := context.AfterFunc(ctx, func() { _ = w.out.SetReadDeadline(time.Now()) })
-	defer stop()
+	defer cancelReads(ctx, w.out)()
 	budget := compileBudget
 	for k := range todo {
 		limit := time.Duration(batch[k].timeout * float64(time.Second))
 		start := time.Now()
-		r, err := w.recv(start.Add(budget + limit + 2*time.Second))
+		r, err := w.recv(ctx, start.Add(budget+limit+2*time.Second))
 		budget = 0
 		if ctx.Err() != nil {
 			return k, ctx.Err()
@@ -299,7 +298,7 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 			fresh[todo[k]] = r.result
 		}
 	}
-	r, err := w.recv(time.Now().Add(10 * time.Second))
+	r, err := w.recv(ctx, time.Now().Add(10*time.Second))
 	broken = err != nil || r.typ != 'D' || r.dirty
 	return len(todo), nil
 }

@@ -3,6 +3,7 @@ package execute
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"encoding/binary"
@@ -179,12 +180,12 @@ func putText(b *bytes.Buffer, s string) {
 
 // expect reads a frame header (nonce and type) and checks both.
 func (w *jvmWorker) expect(deadline time.Time, types ...byte) error {
-	_, err := w.header(deadline, types...)
+	_, err := w.header(context.Background(), deadline, types...)
 	return err
 }
 
-func (w *jvmWorker) header(deadline time.Time, types ...byte) (byte, error) {
-	if err := w.out.SetReadDeadline(deadline); err != nil {
+func (w *jvmWorker) header(ctx context.Context, deadline time.Time, types ...byte) (byte, error) {
+	if err := armDeadline(ctx, w.out, deadline); err != nil {
 		return 0, fmt.Errorf("%w: %v", errWorkerDead, err)
 	}
 	var hdr [jvmNonce + 1]byte
@@ -210,9 +211,10 @@ type jvmReply struct {
 	dirty  bool
 }
 
-// recv reads the next 'T' or 'D' frame, validating every field.
-func (w *jvmWorker) recv(deadline time.Time) (jvmReply, error) {
-	typ, err := w.header(deadline, 'T', 'D')
+// recv reads the next 'T' or 'D' frame, validating every field; it fails
+// at once when ctx is done.
+func (w *jvmWorker) recv(ctx context.Context, deadline time.Time) (jvmReply, error) {
+	typ, err := w.header(ctx, deadline, 'T', 'D')
 	if err != nil {
 		return jvmReply{}, err
 	}

@@ -235,9 +235,8 @@ func (w *worker) recvCtx(ctx context.Context, deadline time.Time, v any) error {
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	stop := context.AfterFunc(ctx, func() { _ = w.resp.SetReadDeadline(time.Now()) })
-	defer stop()
-	err := w.recv(deadline, v)
+	defer cancelReads(ctx, w.resp)()
+	err := w.recv(ctx, deadline, v)
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}

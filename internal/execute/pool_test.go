@@ -1,10 +1,13 @@
 package execute
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +240,83 @@ func TestCallSurvivesForgedReply(t *testing.T) {
 	if err := p.Call(context.Background(), "def one(_):\n    return 1\n", "one", nil, &got); err != nil || got != 1 {
 		t.Errorf("next call: %v, %v", got, err)
 	}
+}
+
+// TestRecvHonoursCancellation is the regression test for a lost
+// cancellation: recvCtx registered its "deadline now" callback before recv
+// set the reply's own deadline, so a context cancelled just before (while
+// the worker was starting, say) could be overwritten, and a cancelled call
+// waited for its program's full time limit.
+func TestRecvHonoursCancellation(t *testing.T) {
+	r, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer wr.Close() // open and silent: only a deadline ends a read
+	w := &worker{resp: r, rd: bufio.NewReader(r)}
+	far := time.Now().Add(time.Hour)
+
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	errc := make(chan error, 1)
+	go func() { errc <- w.recv(cancelled, far, new(any)) }()
+	if err := receive(t, errc, 10*time.Second, "recv with a cancelled context to return"); err == nil {
+		t.Fatal("recv with a cancelled context returned no error")
+	}
+
+	// Cancellation racing with the start of recvCtx, from either side.
+	for i := range 300 {
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			if i%2 == 0 {
+				runtime.Gosched()
+			}
+			cancel()
+		}()
+		go func() { errc <- w.recvCtx(ctx, far, new(any)) }()
+		if err := receive(t, errc, 10*time.Second, fmt.Sprintf("recvCtx %d to return after cancellation", i)); !errors.Is(err, context.Canceled) {
+			t.Fatalf("recvCtx %d returned %v, want context.Canceled", i, err)
+		}
+	}
+}
+
+// TestCallCancelled: a call whose context is cancelled ends with the
+// cancellation at once, not when its looping program's minute is up, and
+// the pool still serves.
+func TestCallCancelled(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	src := "def spin(_):\n    while True:\n        pass\n"
+	for i := range 3 {
+		ctx, cancel := context.WithCancel(context.Background())
+		if i > 0 {
+			time.AfterFunc(time.Duration(i)*100*time.Millisecond, cancel)
+		} else {
+			cancel()
+		}
+		errc := make(chan error, 1)
+		go func() { errc <- p.Call(ctx, src, "spin", nil, nil) }()
+		if err := receive(t, errc, 30*time.Second, "a cancelled call to return"); !errors.Is(err, context.Canceled) {
+			t.Fatalf("cancelled call %d returned %v, want context.Canceled", i, err)
+		}
+		cancel()
+	}
+	var got int
+	if err := p.Call(context.Background(), "def one(_):\n    return 1\n", "one", nil, &got); err != nil || got != 1 {
+		t.Fatalf("after cancelled calls: one() = %d, %v", got, err)
+	}
+}
+
+// receive waits up to d for a value of ch (testutil.Receive, which this
+// package cannot import: testutil imports execute).
+func receive[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatalf("waited %v for %s", d, what)
+	}
+	var zero T
+	return zero
 }

@@ -2,6 +2,7 @@ package execute
 
 import (
 	"bufio"
+	"context"
 	_ "embed"
 	"encoding/binary"
 	"encoding/json"
@@ -89,7 +90,7 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 	var hello struct {
 		Type string `json:"type"`
 	}
-	if err := w.recv(time.Now().Add(30*time.Second), &hello); err != nil || hello.Type != "ready" {
+	if err := w.recv(context.Background(), time.Now().Add(30*time.Second), &hello); err != nil || hello.Type != "ready" {
 		w.kill()
 		return nil, fmt.Errorf("start worker: python did not start (%v): %s", err, stderr.String())
 	}
@@ -111,9 +112,10 @@ func (w *worker) send(v any) error {
 	return nil
 }
 
-// recv reads one reply frame into v, waiting until deadline at the latest.
-func (w *worker) recv(deadline time.Time, v any) error {
-	if err := w.resp.SetReadDeadline(deadline); err != nil {
+// recv reads one reply frame into v, waiting until deadline at the latest,
+// or not at all once ctx is done.
+func (w *worker) recv(ctx context.Context, deadline time.Time, v any) error {
+	if err := armDeadline(ctx, w.resp, deadline); err != nil {
 		return fmt.Errorf("%w: %v", errWorkerDead, err)
 	}
 	var hdr [4]byte
@@ -132,6 +134,34 @@ func (w *worker) recv(deadline time.Time, v any) error {
 		return fmt.Errorf("%w: garbled reply: %v", errWorkerDead, err)
 	}
 	return nil
+}
+
+// cancelReads makes reads of f fail once ctx is done (it sets the read
+// deadline to now), until stop is called. stop waits for a callback already
+// under way, so that it cannot cut short a later read of another request.
+// Reads set their deadline with armDeadline.
+func cancelReads(ctx context.Context, f *os.File) (stop func()) {
+	fired := make(chan struct{})
+	s := context.AfterFunc(ctx, func() {
+		_ = f.SetReadDeadline(time.Now())
+		close(fired)
+	})
+	return func() {
+		if !s() {
+			<-fired
+		}
+	}
+}
+
+// armDeadline sets f's read deadline for a read that must also end when
+// ctx is done (see cancelReads): when ctx is already done it fails instead,
+// so whichever runs first, a cancellation is never overwritten by the
+// read's own, later deadline.
+func armDeadline(ctx context.Context, f *os.File, deadline time.Time) error {
+	if err := f.SetReadDeadline(deadline); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // exited is closed when the worker's process has exited.
