@@ -21,6 +21,24 @@ import (
 //go:embed harness.py
 var harnessSource string
 
+// bootstrap is the worker's -c program: it reads harness.py as the first
+// frame on the request pipe and runs it. Given as -c itself, the source
+// would stay in the process twice over (Python keeps its argv and the
+// command), and compiling it at start-up leaves heap that cannot be given
+// back; read and compiled here, it is freed before the worker trims its
+// heap and forks the zygote, whose every page each program's fork copies.
+const bootstrap = `import os
+def _read(n):
+    b = b""
+    while len(b) < n:
+        c = os.read(3, n - len(b))
+        if not c:
+            raise SystemExit("ticoder: no harness on fd 3")
+        b += c
+    return b
+exec(compile(_read(int.from_bytes(_read(4), "big")), "<harness>", "exec"))
+`
+
 // errWorkerDead means the worker process is gone or stopped answering; the
 // request it was serving must be retried elsewhere or reported as a crash.
 var errWorkerDead = errors.New("sandbox worker died")
@@ -48,7 +66,7 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 	// and dict orders, the same in every worker and every run (under -I
 	// each worker drew its own seed, and a candidate returning
 	// list(set(xs)) could pass in one run and fail in the next).
-	cfg.Args = []string{"-s", "-P", "-c", harnessSource}
+	cfg.Args = []string{"-s", "-P", "-c", bootstrap}
 	cmd, err := sandbox.Command(cfg)
 	if err != nil {
 		return nil, err
@@ -87,6 +105,10 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 		_ = cmd.Wait()
 		close(w.done)
 	}()
+	if err := w.sendRaw([]byte(harnessSource)); err != nil {
+		w.kill()
+		return nil, fmt.Errorf("start worker: python did not take the harness (%v): %s", err, stderr.String())
+	}
 	var hello struct {
 		Type string `json:"type"`
 	}
@@ -103,6 +125,11 @@ func (w *worker) send(v any) error {
 	if err != nil {
 		return fmt.Errorf("encode request: %w", err)
 	}
+	return w.sendRaw(b)
+}
+
+// sendRaw writes b as one frame.
+func (w *worker) sendRaw(b []byte) error {
 	frame := make([]byte, 4+len(b))
 	binary.BigEndian.PutUint32(frame, uint32(len(b)))
 	copy(frame[4:], b)
