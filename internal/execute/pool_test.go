@@ -320,3 +320,47 @@ func receive[T any](t *testing.T, ch <-chan T, d time.Duration, what string) T {
 	var zero T
 	return zero
 }
+
+// TestPlanTaskSizes: programs that run a test or two go several to a task
+// (a task costs a request frame and a round trip), but every worker still
+// gets four tasks or more of the group; programs with many tests go one to
+// a task until there are many of them.
+func TestPlanTaskSizes(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		workers         int
+		programs, tests int
+		want            int // programs in the first task
+	}{
+		{"check: one hidden test", 4, 60, 1, 3},
+		{"check: many samples", 4, 200, 1, 8},
+		{"check: few samples", 4, 10, 1, 1},
+		{"two tests", 4, 100, 2, 4},
+		{"generated tests", 4, 100, 40, 1},
+		{"generated tests, many programs", 2, 200, 40, 6},
+		{"no more than sixteen", 1, 4000, 1, 16},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := &Pool{opts: Options{Workers: tc.workers}}
+			tests := make([]int, tc.tests)
+			for j := range tests {
+				tests[j] = j
+			}
+			missing := make([][]int, tc.programs)
+			for d := range missing {
+				missing[d] = tests
+			}
+			tasks := p.plan(nil, missing)
+			if got := len(tasks[0].programs); got != tc.want {
+				t.Errorf("first task has %d programs, want %d", got, tc.want)
+			}
+			n := 0
+			for _, tk := range tasks {
+				n += len(tk.programs)
+			}
+			if n != tc.programs {
+				t.Errorf("tasks hold %d programs, want %d", n, tc.programs)
+			}
+		})
+	}
+}

@@ -112,6 +112,10 @@ func fromCache(ctx context.Context, cache *Cache, st *runState, rows [][]Result)
 	return missing, nil
 }
 
+// frameRuns is how many test runs (programs × tests) a task of programs
+// that run few tests is made of, at most.
+const frameRuns = 8
+
 // plan groups programs that miss the same tests and cuts the groups into
 // tasks small enough to keep every worker busy.
 func (p *Pool) plan(st *runState, missing [][]int) []task {
@@ -135,8 +139,16 @@ func (p *Pool) plan(st *runState, missing [][]int) []task {
 		g := groups[k]
 		// Small tasks keep the workers evenly busy to the end: a task holding
 		// several programs that time out would otherwise run long after the
-		// other workers have finished. A task costs one request frame.
-		size := min(max(len(g.programs)/(p.opts.Workers*16), 1), 16)
+		// other workers have finished. A task costs one request frame and a
+		// round trip to the worker, which is much of a program's cost when
+		// it runs a test or two (ticoder check: one hidden test): such
+		// programs go several to a task, as long as every worker still gets
+		// four tasks or more of the group.
+		size := max(len(g.programs)/(p.opts.Workers*16), 1)
+		if cheap := frameRuns / len(g.tests); cheap > size {
+			size = max(size, min(cheap, len(g.programs)/(p.opts.Workers*4)))
+		}
+		size = min(size, 16)
 		for i := 0; i < len(g.programs); i += size {
 			end := min(i+size, len(g.programs))
 			tasks = append(tasks, task{programs: g.programs[i:end], tests: g.tests})
