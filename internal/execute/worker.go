@@ -105,7 +105,12 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 		_ = cmd.Wait()
 		close(w.done)
 	}()
-	if err := w.sendRaw([]byte(harnessSource)); err != nil {
+	// (The source is larger than a pipe's buffer: a Python that hangs
+	// before reading it must not hang the caller.)
+	_ = w.req.SetWriteDeadline(time.Now().Add(30 * time.Second))
+	err = w.sendRaw([]byte(harnessSource))
+	_ = w.req.SetWriteDeadline(time.Time{})
+	if err != nil {
 		w.kill()
 		return nil, fmt.Errorf("start worker: python did not take the harness (%v): %s", err, stderr.String())
 	}
