@@ -128,8 +128,14 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 }
 
 // serveUntilDone serves hs on ln until ctx ends (Ctrl-C), then shuts it
-// down gracefully and says so on errw.
+// down gracefully and says so on errw. Requests in flight get a second to
+// finish before their contexts end: a request that never finishes by
+// itself (an MCP client's event stream) would otherwise hold the shutdown
+// until it gives up.
 func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw io.Writer) error {
+	base, endRequests := context.WithCancel(context.WithoutCancel(ctx))
+	defer endRequests()
+	hs.BaseContext = func(net.Listener) context.Context { return base }
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
@@ -137,6 +143,8 @@ func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw 
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
+	grace := time.AfterFunc(requestGrace, endRequests)
+	defer grace.Stop()
 	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
 	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -145,6 +153,10 @@ func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw 
 	fmt.Fprintln(errw, "ticoder: stopped")
 	return nil
 }
+
+// requestGrace is how long requests in flight may go on after a shutdown
+// begins.
+const requestGrace = time.Second
 
 // decideAccess decides how the server listening on addr is reached, with
 // the token from --token, else $TICODER_TOKEN (see server.DecideAccess).

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -76,5 +79,38 @@ func TestServeFlags(t *testing.T) {
 	err := runServe(context.Background(), runGlobals(t), o, &bytes.Buffer{})
 	if _, ok := err.(usageError); !ok || !strings.Contains(err.Error(), "--demo") {
 		t.Errorf("--demo with --model: %v, want a usage error", err)
+	}
+}
+
+// TestServeUntilDoneEndsStreams is the regression test for a shutdown that
+// failed with "context deadline exceeded" (TestMCPHTTPToken in CI): a
+// request that only ends with its context — an MCP client's event stream —
+// held http.Server.Shutdown for its whole timeout. Requests in flight now
+// get requestGrace, then their contexts end, and the server stops cleanly.
+func TestServeUntilDoneEndsStreams(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streaming := make(chan struct{})
+	hs := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		w.(http.Flusher).Flush()
+		close(streaming)
+		<-r.Context().Done() // an event stream: ends only with its request
+	})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- serveUntilDone(ctx, hs, ln, io.Discard) }()
+	resp, err := http.Get("http://" + ln.Addr().String() + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	testutil.Receive(t, streaming, 10*time.Second, "the stream to start")
+	cancel()
+	if err := testutil.Receive(t, done, 30*time.Second, "the server to stop"); err != nil {
+		t.Errorf("serveUntilDone with an open stream: %v", err)
 	}
 }
