@@ -32,8 +32,9 @@
 # spawn; it rings a bell (a byte on a third pipe) once it has written what
 # the worker waits for, so a batch of answers wakes the worker once (see
 # LineReader). Everything read from a child is bounded and validated;
-# anything malformed is a crash of that test only. After each program every process but the
-# worker is killed and /tmp is emptied, so nothing leaks to the next one.
+# anything malformed is a crash of that test only. After each program every
+# process but the worker is killed and /tmp is emptied, so nothing leaks to
+# the next one.
 
 import builtins
 import ctypes
@@ -74,7 +75,6 @@ IS_INIT = os.getpid() == 1
 # sandbox's private tmpfs, or (only with --unsafe-no-sandbox, where /tmp is
 # the host's) a fresh directory of this worker's own.
 TMP = "/tmp" if IS_INIT else tempfile.mkdtemp(prefix="ticoder-unsafe-")
-
 
 
 def _not_json(o):
@@ -839,7 +839,9 @@ class Zygote:
         return children_at(self._theirs)
 
     def send(self, obj):
-        self.send_text(_dumps(obj))
+        self.wake()
+        data = _dumps(obj).encode()
+        self.sock.sendall(struct.pack(">I", len(data)) + data)
 
     def wake(self):
         """Continues the zygote, which a program may have stopped."""
@@ -847,11 +849,6 @@ class Zygote:
             os.kill(self.pid, signal.SIGCONT)
         except OSError:
             pass
-
-    def send_text(self, text):
-        self.wake()
-        data = text.encode()
-        self.sock.sendall(struct.pack(">I", len(data)) + data)
 
     def spawn(self, program, start, limits, token, batch):
         """Has the zygote fork a program's process, handing it its token,
