@@ -17,6 +17,9 @@ import (
 // use.
 type Cache struct {
 	db *sql.DB
+	// The statements of lookup and store, prepared once: parsing their SQL
+	// for every program cost more than running them.
+	get, put *sql.Stmt
 }
 
 // CacheSchema returns the execution cache's tables, for store.Migrate.
@@ -38,7 +41,16 @@ func NewCache(ctx context.Context, db *sql.DB) (*Cache, error) {
 	if err := store.Migrate(ctx, db, CacheSchema()); err != nil {
 		return nil, fmt.Errorf("execution cache: %w", err)
 	}
-	return &Cache{db: db}, nil
+	get, err := db.PrepareContext(ctx, `SELECT test, timeout_ms, result FROM exec_results WHERE program = ?`)
+	if err != nil {
+		return nil, fmt.Errorf("execution cache: %w", err)
+	}
+	put, err := db.PrepareContext(ctx, `INSERT OR REPLACE INTO exec_results (program, test, timeout_ms, result) VALUES (?, ?, ?, ?)`)
+	if err != nil {
+		get.Close()
+		return nil, fmt.Errorf("execution cache: %w", err)
+	}
+	return &Cache{db: db, get: get, put: put}, nil
 }
 
 // cacheKeys holds the hashes of one Run's programs and tests.
@@ -94,7 +106,7 @@ func (c *Cache) lookup(ctx context.Context, k *cacheKeys, d int) (map[int]Result
 		key.ms = k.ms[j]
 		want[key] = append(want[key], j)
 	}
-	rows, err := c.db.QueryContext(ctx, `SELECT test, timeout_ms, result FROM exec_results WHERE program = ?`, k.programs[d])
+	rows, err := c.get.QueryContext(ctx, k.programs[d])
 	if err != nil {
 		return nil, fmt.Errorf("read execution cache: %w", err)
 	}
@@ -131,18 +143,14 @@ func (c *Cache) lookup(ctx context.Context, k *cacheKeys, d int) (map[int]Result
 	return out, nil
 }
 
-// store saves fresh results of distinct program d in one transaction.
+// store saves fresh results of distinct program d, all or none: one row
+// by itself, more in one transaction.
 func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Result) error {
-	tx, err := c.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("write execution cache: %w", err)
+	type row struct {
+		j  int
+		js string
 	}
-	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO exec_results (program, test, timeout_ms, result) VALUES (?, ?, ?, ?)`)
-	if err != nil {
-		return fmt.Errorf("write execution cache: %w", err)
-	}
-	defer stmt.Close()
+	rows := make([]row, 0, len(fresh))
 	for j, r := range fresh {
 		if r.Outcome == Crash && strings.HasPrefix(r.Exception, "sandbox worker") ||
 			r.Outcome == Timeout && r.Exception == ReducedLimit {
@@ -152,7 +160,25 @@ func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Re
 		if err != nil {
 			return fmt.Errorf("write execution cache: %w", err)
 		}
-		if _, err := stmt.ExecContext(ctx, k.programs[d], k.tests[j], k.ms[j], string(js)); err != nil {
+		rows = append(rows, row{j, string(js)})
+	}
+	switch len(rows) {
+	case 0:
+		return nil
+	case 1: // one statement is atomic by itself: no BEGIN and COMMIT to parse and run
+		if _, err := c.put.ExecContext(ctx, k.programs[d], k.tests[rows[0].j], k.ms[rows[0].j], rows[0].js); err != nil {
+			return fmt.Errorf("write execution cache: %w", err)
+		}
+		return nil
+	}
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write execution cache: %w", err)
+	}
+	defer tx.Rollback()
+	put := tx.StmtContext(ctx, c.put)
+	for _, r := range rows {
+		if _, err := put.ExecContext(ctx, k.programs[d], k.tests[r.j], k.ms[r.j], r.js); err != nil {
 			return fmt.Errorf("write execution cache: %w", err)
 		}
 	}

@@ -88,39 +88,46 @@ func TestRunMatrix(t *testing.T) {
 }
 
 func TestCacheSkipsWork(t *testing.T) {
-	db, err := store.Open(t.TempDir() + "/c.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cache, err := NewCache(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newTestPool(t, Options{Cache: cache})
-	// The program appends to a file in a directory the harness wipes after
-	// every child: a second execution would be visible only if it ran.
-	job := Job{
-		Programs: []string{"import random\ndef f():\n    return random.random()\n"},
-		Tests:    []Test{{Code: "assert f() < 2", Input: "f()", Expected: "2"}},
-		Timeout:  time.Second,
-	}
-	first, err := p.Run(context.Background(), job, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	second, err := p.Run(context.Background(), job, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// random.random() differs between executions; the same value proves the
-	// second result came from the cache.
-	if first.Results[0][0].Value != second.Results[0][0].Value {
-		t.Errorf("second run recomputed: %q vs %q", first.Results[0][0].Value, second.Results[0][0].Value)
-	}
-	var n int
-	if err := db.QueryRow(`SELECT count(*) FROM exec_results`).Scan(&n); err != nil || n != 1 {
-		t.Errorf("cache rows = %d (%v), want 1", n, err)
+	// One result is stored by a statement of its own, more in a transaction.
+	for _, n := range []int{1, 3} {
+		t.Run(fmt.Sprintf("%d tests", n), func(t *testing.T) {
+			db, err := store.Open(t.TempDir() + "/c.db")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			cache, err := NewCache(context.Background(), db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := newTestPool(t, Options{Cache: cache})
+			job := Job{
+				Programs: []string{"import random\ndef f(k):\n    return random.random()\n"},
+				Timeout:  time.Second,
+			}
+			for k := 0; k < n; k++ {
+				job.Tests = append(job.Tests, Test{Code: fmt.Sprintf("assert f(%d) < 2", k), Input: fmt.Sprintf("f(%d)", k), Expected: "2"})
+			}
+			first, err := p.Run(context.Background(), job, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			second, err := p.Run(context.Background(), job, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// random.random() differs between executions; the same values
+			// prove the second results came from the cache.
+			for k := 0; k < n; k++ {
+				if a, b := first.Results[0][k], second.Results[0][k]; !a.HasValue || a.Value != b.Value {
+					t.Errorf("test %d: second run recomputed: %q vs %q", k, a.Value, b.Value)
+				}
+			}
+			var rows int
+			if err := db.QueryRow(`SELECT count(*) FROM exec_results`).Scan(&rows); err != nil || rows != n {
+				t.Errorf("cache rows = %d (%v), want %d", rows, err, n)
+			}
+		})
 	}
 }
 
