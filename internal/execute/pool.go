@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -77,6 +78,9 @@ type Pool struct {
 	once  sync.Once
 	// cgroups makes each worker's cgroup; inactive without cgroups.
 	cgroups *sandbox.Cgroups
+	// ahead counts the requests handed to a worker while it was still busy
+	// with the one before (see runChain).
+	ahead atomic.Int64
 }
 
 var _ Runner = (*Pool)(nil)

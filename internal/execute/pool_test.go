@@ -371,3 +371,52 @@ func TestPlanTaskSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestChainedRequests runs many tasks on one worker, which gets each next
+// request while it still runs the one before: every program gets its own
+// results, also when a program breaks the sandbox while the next request
+// waits in the worker's pipe (it runs on a fresh worker), and requests too
+// large for the pipe are sent when the worker is done instead.
+func TestChainedRequests(t *testing.T) {
+	killer := "import os, signal\ndef f():\n    os.kill(-1, signal.SIGKILL)\n    return 42\n"
+	cases := []struct {
+		name    string
+		pad     int          // bytes of comment per program
+		killers map[int]bool // programs that kill every process they see
+		ahead   bool         // whether requests go ahead
+	}{
+		{"small requests", 0, nil, true},
+		{"sandbox killed mid-chain", 0, map[int]bool{4: true, 13: true, 22: true}, true},
+		{"requests larger than the pipe", 40 << 10, nil, false},
+	}
+	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var progs []string
+			for i := 0; i < 30; i++ {
+				prog := goodProgram
+				if c.killers[i] {
+					prog = killer
+				}
+				progs = append(progs, fmt.Sprintf("%s# %d %s\n", prog, i, strings.Repeat("x", c.pad)))
+			}
+			p := newTestPool(t, Options{Workers: 1})
+			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, row := range m.Results {
+				if len(row) == 0 {
+					t.Errorf("program %d: no result", i)
+					continue
+				}
+				if r := row[0]; !c.killers[i] && r.Outcome != Pass {
+					t.Errorf("program %d: %v %q, want pass", i, r.Outcome, r.Exception)
+				}
+			}
+			if n := p.ahead.Load(); (n > 0) != c.ahead {
+				t.Errorf("%d requests went ahead, want some: %v", n, c.ahead)
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package execute
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sync"
 	"time"
@@ -180,17 +181,22 @@ func (p *Pool) runTasks(ctx context.Context, st *runState, tasks []task, rows []
 		go func() {
 			defer wg.Done()
 			for t := range queue {
-				rest, err := p.runTask(ctx, st, t, rows)
+				left, taken, err := p.runChain(ctx, st, t, rows, queue)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
+				}
+				// (Requeued before the taken ones are done, so that the
+				// queue is not closed under them. A chain never puts back
+				// more tasks than it took: the queue has room.)
+				for _, r := range left {
+					if len(r.programs) > 0 {
+						pending.Add(1)
+						queue <- r
+					}
+				}
+				for range 1 + taken {
 					pending.Done()
-					continue
 				}
-				if len(rest.programs) > 0 {
-					pending.Add(1)
-					queue <- rest
-				}
-				pending.Done()
 			}
 		}()
 	}
@@ -201,20 +207,88 @@ func (p *Pool) runTasks(ctx context.Context, st *runState, tasks []task, rows []
 	return ctx.Err()
 }
 
-// runTask runs one task on one worker. If the worker dies, the program it
-// was running is reported as a crash and the programs after it are returned
-// to be run again on a fresh worker.
-func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Result) (task, error) {
+// runChain runs task t, and then further tasks of queue, on one worker,
+// handing the worker each next request while it still runs the one before
+// (once it has read that one, and only a request that fits in its pipe), so
+// that it does not wait for ticoder between tasks. It returns what must run
+// again elsewhere, and how many tasks beyond t it took from queue. If the
+// worker dies, the program it was running is reported as a crash and the
+// programs after it, with any request it did not start, are returned.
+func (p *Pool) runChain(ctx context.Context, st *runState, t task, rows [][]Result, queue <-chan task) (left []task, taken int, err error) {
 	if err := ctx.Err(); err != nil {
-		return task{}, err
+		return nil, 0, err
 	}
 	w, err := p.acquire(ctx)
 	if err != nil {
-		return task{}, err
+		return nil, 0, err
 	}
+	frame, budget, err := p.frame(st, t)
+	if err != nil {
+		p.release(w, false)
+		return nil, 0, err
+	}
+	if err := w.sendRaw(frame); err != nil {
+		p.release(w, true)
+		return []task{t}, 0, nil // retry everything on a fresh worker
+	}
+	for {
+		var (
+			next    task
+			have    bool // next was taken from the queue
+			sent    bool // and its request is in the worker's pipe
+			nframe  []byte
+			nbudget float64
+			ferr    error
+		)
+		ahead := func() {
+			// The worker has read t's request (it answered): its pipe is
+			// empty, and a next request that fits is handed over now.
+			select {
+			case n, ok := <-queue:
+				if !ok {
+					return
+				}
+				next, have, taken = n, true, taken+1
+			default:
+				return
+			}
+			if nframe, nbudget, ferr = p.frame(st, next); ferr == nil && 4+len(nframe) <= w.pipeCap {
+				sent = w.sendRaw(nframe) == nil
+				if sent {
+					p.ahead.Add(1)
+				}
+			}
+		}
+		rest, healthy, err := p.collect(ctx, w, st, t, rows, budget, ahead)
+		if err == nil {
+			err = ferr
+		}
+		if !healthy || err != nil || (have && !sent && w.sendRaw(nframe) != nil) {
+			// The worker broke, or is left in the middle of a stream of
+			// replies or with a request it cannot take: it is not reused.
+			p.release(w, true)
+			if rest.programs != nil {
+				left = append(left, rest)
+			}
+			if have {
+				left = append(left, next)
+			}
+			return left, taken, err
+		}
+		if !have {
+			p.release(w, false)
+			return left, taken, nil
+		}
+		t, budget = next, nbudget
+	}
+}
+
+// frame encodes the request of task t; budget is how long, in seconds, the
+// worker may take over each of its replies.
+func (p *Pool) frame(st *runState, t task) (frame []byte, budget float64, err error) {
 	tests := make([]Test, len(t.tests))
 	timeouts := make([]float64, len(t.tests))
-	budget := 2.0
+	budget = 2.0
 	for i, j := range t.tests {
 		tests[i] = st.job.Tests[j]
 		timeouts[i] = st.timeouts[j]
@@ -235,23 +309,34 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 			}
 		}
 	}
-	if err := w.send(req); err != nil {
-		p.release(w, true)
-		return t, nil // retry everything on a fresh worker
+	frame, err = json.Marshal(req)
+	if err != nil {
+		return nil, 0, fmt.Errorf("encode request: %w", err)
 	}
+	return frame, budget, nil
+}
+
+// collect reads the replies to task t's request from w, stores and
+// publishes its results, and calls answered once, after the first reply.
+// healthy reports whether w may take another request; if not, rest holds
+// the programs that must run again elsewhere (nil if none). err is set when
+// ctx ended or the cache failed.
+func (p *Pool) collect(ctx context.Context, w *worker, st *runState, t task, rows [][]Result, budget float64,
+	answered func()) (rest task, healthy bool, err error) {
 	for i := 0; i < len(t.programs); i++ {
 		var reply runReply
 		err := w.recvCtx(ctx, time.Now().Add(time.Duration(budget*float64(time.Second))), &reply)
+		if i == 0 && err == nil {
+			answered()
+		}
 		if err == nil && reply.Type == "done" && reply.Dirty {
 			// The worker could not clean its /tmp after the previous
 			// program: the rest runs on a fresh sandbox.
-			p.release(w, true)
-			return task{programs: t.programs[i:], tests: t.tests}, nil
+			return task{programs: t.programs[i:], tests: t.tests}, false, nil
 		}
 		if err != nil || reply.Type != "result" || reply.Program != i || len(reply.Results) != len(t.tests) {
-			p.release(w, true)
 			if ctx.Err() != nil {
-				return task{}, ctx.Err()
+				return task{}, false, ctx.Err()
 			}
 			why := errWorkerDead.Error() + ": bad reply"
 			if err != nil {
@@ -262,7 +347,7 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 				rows[d][j] = Result{Outcome: Crash, Exception: why}
 			}
 			st.finish(d, rows[d])
-			return task{programs: t.programs[i+1:], tests: t.tests}, nil
+			return task{programs: t.programs[i+1:], tests: t.tests}, false, nil
 		}
 		d := t.programs[i]
 		fresh := make(map[int]Result, len(t.tests))
@@ -273,8 +358,7 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 		}
 		if p.opts.Cache != nil {
 			if err := p.opts.Cache.store(ctx, st.keys, d, fresh); err != nil {
-				p.release(w, false)
-				return task{}, err
+				return task{}, false, err
 			}
 		}
 		st.finish(d, rows[d])
@@ -286,8 +370,10 @@ func (p *Pool) runTask(ctx context.Context, st *runState, t task, rows [][]Resul
 	err = w.recvCtx(ctx, time.Now().Add(10*time.Second), &done)
 	// A dirty worker could not clean up after the last program: it exits,
 	// and the next program must not be sent to it.
-	p.release(w, err != nil || done.Type != "done" || done.Dirty)
-	return task{}, nil
+	if err != nil && ctx.Err() != nil {
+		return task{}, false, ctx.Err()
+	}
+	return task{}, err == nil && done.Type == "done" && !done.Dirty, nil
 }
 
 // finish publishes the row of distinct program d to every index that has it.

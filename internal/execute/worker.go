@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
@@ -55,6 +57,9 @@ type worker struct {
 	rd   *bufio.Reader   // buffered resp
 	done chan struct{}   // closed when the process has exited
 	cg   *sandbox.Cgroup // the sandbox's own cgroup; nil without cgroups
+	// pipeCap is the capacity of the request pipe in bytes: a request that
+	// fits can be written while the worker is busy, without waiting for it.
+	pipeCap int
 }
 
 // startWorker starts a worker in a sandbox of its own, placed in a new
@@ -100,7 +105,8 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 	}
 	reqR.Close()
 	respW.Close()
-	w := &worker{cmd: cmd, req: reqW, resp: respR, rd: bufio.NewReaderSize(respR, 1<<16), done: make(chan struct{}), cg: cg}
+	w := &worker{cmd: cmd, req: reqW, resp: respR, rd: bufio.NewReaderSize(respR, 1<<16), done: make(chan struct{}), cg: cg,
+		pipeCap: pipeCapacity(reqW)}
 	go func() {
 		_ = cmd.Wait()
 		close(w.done)
@@ -122,6 +128,22 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 		return nil, fmt.Errorf("start worker: python did not start (%v): %s", err, stderr.String())
 	}
 	return w, nil
+}
+
+// pipeCapacity returns the capacity of pipe f in bytes, or 0 if unknown
+// (the kernel gives a pipe as little as one page when its user holds many).
+func pipeCapacity(f *os.File) int {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	_ = rc.Control(func(fd uintptr) {
+		if c, err := unix.FcntlInt(fd, unix.F_GETPIPE_SZ, 0); err == nil {
+			n = c
+		}
+	})
+	return n
 }
 
 // send writes one request frame.
