@@ -420,3 +420,44 @@ func TestChainedRequests(t *testing.T) {
 		})
 	}
 }
+
+// TestCacheErrorRetiresTheWorker: when storing a result fails, the job ends
+// with the error while its worker still has replies to send; that worker
+// must not serve the next job (which would read the old job's replies).
+func TestCacheErrorRetiresTheWorker(t *testing.T) {
+	db, err := store.Open(t.TempDir() + "/c.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	cache, err := NewCache(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newTestPool(t, Options{Workers: 1, Cache: cache})
+	job := func(base int) Job {
+		j := Job{Tests: []Test{{Code: "assert f() >= 0", Input: "f()", Expected: "0"}}, Timeout: 2 * time.Second}
+		for i := 0; i < 40; i++ { // tasks of several programs each
+			j.Programs = append(j.Programs, fmt.Sprintf("def f():\n    return %d\n", base+i))
+		}
+		return j
+	}
+	if _, err := db.Exec(`CREATE TRIGGER full BEFORE INSERT ON exec_results BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Run(context.Background(), job(0), nil); err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("Run with a failing cache: %v, want the cache's error", err)
+	}
+	if _, err := db.Exec(`DROP TRIGGER full`); err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.Run(context.Background(), job(1000), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range m.Results {
+		if r := row[0]; r.Value != fmt.Sprint(1000+i) {
+			t.Errorf("program %d of the next job: %v %q value %q, want value %d", i, r.Outcome, r.Exception, r.Value, 1000+i)
+		}
+	}
+}
