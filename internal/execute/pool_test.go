@@ -3,6 +3,7 @@ package execute
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -87,20 +88,26 @@ func TestRunMatrix(t *testing.T) {
 	}
 }
 
+// newCachedPool is newTestPool with an execution cache in a fresh SQLite
+// file, whose database it also returns.
+func newCachedPool(t *testing.T, opts Options) (*Pool, *sql.DB) {
+	t.Helper()
+	db, err := store.Open(t.TempDir() + "/c.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if opts.Cache, err = NewCache(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	return newTestPool(t, opts), db
+}
+
 func TestCacheSkipsWork(t *testing.T) {
 	// One result is stored by a statement of its own, more in a transaction.
 	for _, n := range []int{1, 3} {
 		t.Run(fmt.Sprintf("%d tests", n), func(t *testing.T) {
-			db, err := store.Open(t.TempDir() + "/c.db")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			cache, err := NewCache(context.Background(), db)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := newTestPool(t, Options{Cache: cache})
+			p, db := newCachedPool(t, Options{})
 			job := Job{
 				Programs: []string{"import random\ndef f(k):\n    return random.random()\n"},
 				Timeout:  time.Second,
@@ -425,16 +432,7 @@ func TestChainedRequests(t *testing.T) {
 // with the error while its worker still has replies to send; that worker
 // must not serve the next job (which would read the old job's replies).
 func TestCacheErrorRetiresTheWorker(t *testing.T) {
-	db, err := store.Open(t.TempDir() + "/c.db")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	cache, err := NewCache(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newTestPool(t, Options{Workers: 1, Cache: cache})
+	p, db := newCachedPool(t, Options{Workers: 1})
 	job := func(base int) Job {
 		j := Job{Tests: []Test{{Code: "assert f() >= 0", Input: "f()", Expected: "0"}}, Timeout: 2 * time.Second}
 		for i := 0; i < 40; i++ { // tasks of several programs each

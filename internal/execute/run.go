@@ -184,6 +184,7 @@ func (p *Pool) runTasks(ctx context.Context, st *runState, tasks []task, rows []
 				left, taken, err := p.runChain(ctx, st, t, rows, queue)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err; cancel() })
+					left = nil // the job has failed: nothing runs again
 				}
 				// (Requeued before the taken ones are done, so that the
 				// queue is not closed under them. A chain never puts back
