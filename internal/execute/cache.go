@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/ticoder/ticoder/internal/store"
 )
@@ -13,13 +15,17 @@ import (
 // Cache stores execution results in SQLite, keyed by content: the hash of
 // the program, the hash of the test and the test's time limit. A result
 // found there is never computed again, across runs and processes. Crashes
-// caused by a dying worker are not stored. A Cache is safe for concurrent
-// use.
+// caused by a dying worker are not stored. A Run writes its results in
+// batches (see cacheBatch), so another Run sees them once they are written.
+// A Cache is safe for concurrent use.
 type Cache struct {
 	db *sql.DB
 	// The statements of lookup and store, prepared once: parsing their SQL
 	// for every program cost more than running them.
 	get, put *sql.Stmt
+	// batchRows is how many rows a Run's batch gathers before it is
+	// written (cacheBatchRows; tests lower it).
+	batchRows int
 }
 
 // CacheSchema returns the execution cache's tables, for store.Migrate.
@@ -50,7 +56,7 @@ func NewCache(ctx context.Context, db *sql.DB) (*Cache, error) {
 		get.Close()
 		return nil, fmt.Errorf("execution cache: %w", err)
 	}
-	return &Cache{db: db, get: get, put: put}, nil
+	return &Cache{db: db, get: get, put: put, batchRows: cacheBatchRows}, nil
 }
 
 // cacheKeys holds the hashes of one Run's programs and tests.
@@ -143,14 +149,17 @@ func (c *Cache) lookup(ctx context.Context, k *cacheKeys, d int) (map[int]Result
 	return out, nil
 }
 
-// store saves fresh results of distinct program d, all or none: one row
-// by itself, more in one transaction.
-func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Result) error {
-	type row struct {
-		j  int
-		js string
-	}
-	rows := make([]row, 0, len(fresh))
+// cacheRow is one result on its way into the cache.
+type cacheRow struct {
+	program, test []byte
+	ms            int64
+	result        string
+}
+
+// rows returns the fresh results of distinct program d that may be stored,
+// encoded.
+func (c *Cache) rows(k *cacheKeys, d int, fresh map[int]Result) ([]cacheRow, error) {
+	rows := make([]cacheRow, 0, len(fresh))
 	for j, r := range fresh {
 		if r.Outcome == Crash && strings.HasPrefix(r.Exception, "sandbox worker") ||
 			r.Outcome == Timeout && r.Exception == ReducedLimit {
@@ -158,15 +167,22 @@ func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Re
 		}
 		js, err := json.Marshal(r)
 		if err != nil {
-			return fmt.Errorf("write execution cache: %w", err)
+			return nil, fmt.Errorf("write execution cache: %w", err)
 		}
-		rows = append(rows, row{j, string(js)})
+		rows = append(rows, cacheRow{program: k.programs[d], test: k.tests[j], ms: k.ms[j], result: string(js)})
 	}
+	return rows, nil
+}
+
+// write stores rows, all or none: one row by itself, more in one
+// transaction.
+func (c *Cache) write(ctx context.Context, rows []cacheRow) error {
 	switch len(rows) {
 	case 0:
 		return nil
 	case 1: // one statement is atomic by itself: no BEGIN and COMMIT to parse and run
-		if _, err := c.put.ExecContext(ctx, k.programs[d], k.tests[rows[0].j], k.ms[rows[0].j], rows[0].js); err != nil {
+		r := rows[0]
+		if _, err := c.put.ExecContext(ctx, r.program, r.test, r.ms, r.result); err != nil {
 			return fmt.Errorf("write execution cache: %w", err)
 		}
 		return nil
@@ -178,7 +194,7 @@ func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Re
 	defer tx.Rollback()
 	put := tx.StmtContext(ctx, c.put)
 	for _, r := range rows {
-		if _, err := put.ExecContext(ctx, k.programs[d], k.tests[r.j], k.ms[r.j], r.js); err != nil {
+		if _, err := put.ExecContext(ctx, r.program, r.test, r.ms, r.result); err != nil {
 			return fmt.Errorf("write execution cache: %w", err)
 		}
 	}
@@ -186,4 +202,64 @@ func (c *Cache) store(ctx context.Context, k *cacheKeys, d int, fresh map[int]Re
 		return fmt.Errorf("write execution cache: %w", err)
 	}
 	return nil
+}
+
+// A Run's results go into the cache in batches: a commit costs more than
+// the rows it writes (a Go profile of the full check had half of the Go
+// side's CPU in committing one program's results at a time; batched, the
+// Go side's CPU halved). A batch is
+// written when a program's results arrive and it then holds cacheBatchRows
+// rows or has held its oldest for cacheBatchAge, and whatever is left when
+// the Run ends, even a cancelled one. A process killed outright loses what
+// its Runs had not written yet (it is computed again next time).
+const (
+	cacheBatchRows = 256
+	cacheBatchAge  = time.Second
+)
+
+// cacheBatch gathers the fresh results of one Run for the cache. It is safe
+// for concurrent use.
+type cacheBatch struct {
+	cache   *Cache
+	keys    *cacheKeys
+	maxRows int
+
+	mu    sync.Mutex
+	rows  []cacheRow
+	since time.Time // when the oldest of rows arrived
+}
+
+func (c *Cache) batch(keys *cacheKeys) *cacheBatch {
+	return &cacheBatch{cache: c, keys: keys, maxRows: c.batchRows}
+}
+
+// add queues the fresh results of distinct program d (all of them go into
+// the same transaction) and writes the batch if it is due.
+func (b *cacheBatch) add(ctx context.Context, d int, fresh map[int]Result) error {
+	rows, err := b.cache.rows(b.keys, d, fresh)
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	b.mu.Lock()
+	if len(b.rows) == 0 {
+		b.since = time.Now()
+	}
+	b.rows = append(b.rows, rows...)
+	var due []cacheRow
+	if len(b.rows) >= b.maxRows || time.Since(b.since) >= cacheBatchAge {
+		due, b.rows = b.rows, nil
+	}
+	b.mu.Unlock()
+	// (Taken out of the batch, the rows are written even if ctx ends now:
+	// results computed are not thrown away.)
+	return b.cache.write(context.WithoutCancel(ctx), due)
+}
+
+// flush writes what the batch holds, even when ctx has ended.
+func (b *cacheBatch) flush(ctx context.Context) error {
+	b.mu.Lock()
+	due := b.rows
+	b.rows = nil
+	b.mu.Unlock()
+	return b.cache.write(context.WithoutCancel(ctx), due)
 }

@@ -190,8 +190,8 @@ func (p *JavaPool) Run(ctx context.Context, job Job, each func(program int, resu
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	if err := st.saveRest(ctx, firstErr); err != nil {
+		return nil, err
 	}
 	return st.matrix, ctx.Err()
 }
@@ -231,10 +231,8 @@ func (p *JavaPool) runProgram(ctx context.Context, st *runState, d int, todo []i
 		}
 		todo = todo[done:]
 	}
-	if p.cache != nil {
-		if err := p.cache.store(ctx, st.keys, d, fresh); err != nil {
-			return err
-		}
+	if err := st.save(ctx, d, fresh); err != nil {
+		return err
 	}
 	st.finish(d, row)
 	return nil

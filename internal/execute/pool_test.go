@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -432,30 +433,95 @@ func TestChainedRequests(t *testing.T) {
 // with the error while its worker still has replies to send; that worker
 // must not serve the next job (which would read the old job's replies).
 func TestCacheErrorRetiresTheWorker(t *testing.T) {
-	p, db := newCachedPool(t, Options{Workers: 1})
-	job := func(base int) Job {
-		j := Job{Tests: []Test{{Code: "assert f() >= 0", Input: "f()", Expected: "0"}}, Timeout: 2 * time.Second}
-		for i := 0; i < 40; i++ { // tasks of several programs each
+	// batchRows 1: every program's results are written as they arrive, so
+	// the cache fails while the worker still has replies to send (the case
+	// this guards); by default the Run's last batch fails at its end.
+	for _, batchRows := range []int{1, cacheBatchRows} {
+		t.Run(fmt.Sprintf("batches of %d", batchRows), func(t *testing.T) {
+			p, db := newCachedPool(t, Options{Workers: 1})
+			p.opts.Cache.batchRows = batchRows
+			job := func(base int) Job {
+				j := Job{Tests: []Test{{Code: "assert f() >= 0", Input: "f()", Expected: "0"}}, Timeout: 2 * time.Second}
+				for i := 0; i < 40; i++ { // tasks of several programs each
+					j.Programs = append(j.Programs, fmt.Sprintf("def f():\n    return %d\n", base+i))
+				}
+				return j
+			}
+			if _, err := db.Exec(`CREATE TRIGGER full BEFORE INSERT ON exec_results BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := p.Run(context.Background(), job(0), nil); err == nil || !strings.Contains(err.Error(), "disk full") {
+				t.Fatalf("Run with a failing cache: %v, want the cache's error", err)
+			}
+			if _, err := db.Exec(`DROP TRIGGER full`); err != nil {
+				t.Fatal(err)
+			}
+			m, err := p.Run(context.Background(), job(1000), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, row := range m.Results {
+				if r := row[0]; r.Value != fmt.Sprint(1000+i) {
+					t.Errorf("program %d of the next job: %v %q value %q, want value %d", i, r.Outcome, r.Exception, r.Value, 1000+i)
+				}
+			}
+		})
+	}
+}
+
+// TestCacheBatches: a Run's results reach the cache in batches, all of
+// them, also those of a Run cancelled halfway.
+func TestCacheBatches(t *testing.T) {
+	job := func(base, n int) Job {
+		j := Job{Tests: []Test{
+			{Code: "assert f() >= 0", Input: "f()", Expected: "0"},
+			{Code: "assert f() != 7", Input: "f()", Expected: "7"},
+		}, Timeout: 2 * time.Second}
+		for i := 0; i < n; i++ {
 			j.Programs = append(j.Programs, fmt.Sprintf("def f():\n    return %d\n", base+i))
 		}
 		return j
 	}
-	if _, err := db.Exec(`CREATE TRIGGER full BEFORE INSERT ON exec_results BEGIN SELECT RAISE(ABORT, 'disk full'); END`); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Run(context.Background(), job(0), nil); err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Fatalf("Run with a failing cache: %v, want the cache's error", err)
-	}
-	if _, err := db.Exec(`DROP TRIGGER full`); err != nil {
-		t.Fatal(err)
-	}
-	m, err := p.Run(context.Background(), job(1000), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, row := range m.Results {
-		if r := row[0]; r.Value != fmt.Sprint(1000+i) {
-			t.Errorf("program %d of the next job: %v %q value %q, want value %d", i, r.Outcome, r.Exception, r.Value, 1000+i)
+	count := func(t *testing.T, db *sql.DB) int {
+		t.Helper()
+		var n int
+		if err := db.QueryRow(`SELECT count(*) FROM exec_results`).Scan(&n); err != nil {
+			t.Fatal(err)
 		}
+		return n
+	}
+	for _, batchRows := range []int{3, cacheBatchRows} {
+		t.Run(fmt.Sprintf("batches of %d", batchRows), func(t *testing.T) {
+			p, db := newCachedPool(t, Options{Workers: 2})
+			p.opts.Cache.batchRows = batchRows
+			if _, err := p.Run(context.Background(), job(0, 25), nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := count(t, db); got != 50 {
+				t.Errorf("cache rows after a Run of 25 programs × 2 tests = %d, want 50", got)
+			}
+
+			// Cancelled after ten programs have reported their rows: those
+			// rows are in the cache when Run returns.
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			var mu sync.Mutex
+			reported := 0
+			_, err := p.Run(ctx, job(1000, 400), func(int, []Result) {
+				mu.Lock()
+				defer mu.Unlock()
+				if reported++; reported == 10 {
+					cancel()
+				}
+			})
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("cancelled Run: %v, want context.Canceled", err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if got := count(t, db) - 50; got < 2*reported || reported < 10 {
+				t.Errorf("cancelled Run: %d programs reported, %d cache rows, want 2 per program", reported, got)
+			}
+		})
 	}
 }

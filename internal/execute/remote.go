@@ -136,10 +136,10 @@ func (r *Remote) Run(ctx context.Context, job Job, each func(program int, result
 		}(b)
 	}
 	wg.Wait()
-	if firstErr != nil {
-		return nil, firstErr
+	if firstErr == nil {
+		firstErr = ctx.Err()
 	}
-	if err := ctx.Err(); err != nil {
+	if err := st.saveRest(ctx, firstErr); err != nil {
 		return nil, err
 	}
 	return st.matrix, nil
@@ -247,10 +247,8 @@ func (r *Remote) runBatch(ctx context.Context, st *runState, b remoteBatch, rows
 			rows[d][j] = res
 			fresh[j] = res
 		}
-		if r.opts.Cache != nil {
-			if err := r.opts.Cache.store(ctx, st.keys, d, fresh); err != nil {
-				return err
-			}
+		if err := st.save(ctx, d, fresh); err != nil {
+			return err
 		}
 		st.finish(d, rows[d])
 	}

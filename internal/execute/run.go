@@ -56,6 +56,7 @@ type runState struct {
 	users    [][]int   // users[d]: indexes in job.Programs of distinct program d
 	timeouts []float64 // seconds, per test
 	keys     *cacheKeys
+	saved    *cacheBatch // this Run's fresh results on their way to the cache; nil without one
 	matrix   *Matrix
 	each     func(int, []Result)
 	mu       sync.Mutex
@@ -80,7 +81,7 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 		return nil, err
 	}
 	tasks := p.plan(st, missing)
-	if err := p.runTasks(ctx, st, tasks, rows); err != nil {
+	if err := st.saveRest(ctx, p.runTasks(ctx, st, tasks, rows)); err != nil {
 		return nil, err
 	}
 	return st.matrix, nil
@@ -90,6 +91,9 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 // program, the tests still to run.
 func fromCache(ctx context.Context, cache *Cache, st *runState, rows [][]Result) ([][]int, error) {
 	missing := make([][]int, len(st.distinct))
+	if cache != nil {
+		st.saved = cache.batch(st.keys)
+	}
 	for d := range st.distinct {
 		rows[d] = make([]Result, len(st.job.Tests))
 		have := map[int]Result{}
@@ -357,10 +361,8 @@ func (p *Pool) collect(ctx context.Context, w *worker, st *runState, t task, row
 			rows[d][j] = r
 			fresh[j] = r
 		}
-		if p.opts.Cache != nil {
-			if err := p.opts.Cache.store(ctx, st.keys, d, fresh); err != nil {
-				return task{}, false, err
-			}
+		if err := st.save(ctx, d, fresh); err != nil {
+			return task{}, false, err
 		}
 		st.finish(d, rows[d])
 	}

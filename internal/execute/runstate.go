@@ -1,6 +1,7 @@
 package execute
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -37,4 +38,26 @@ func newRunState(job Job, each func(int, []Result)) (*runState, error) {
 	}
 	st.matrix = &Matrix{Programs: job.Programs, Tests: job.Tests, Results: make([][]Result, len(job.Programs))}
 	return st, nil
+}
+
+// save queues the fresh results of distinct program d for the cache, if
+// the Run has one; they are written in batches (see cacheBatch).
+func (st *runState) save(ctx context.Context, d int, fresh map[int]Result) error {
+	if st.saved == nil {
+		return nil
+	}
+	return st.saved.add(ctx, d, fresh)
+}
+
+// saveRest writes the Run's results still waiting for the cache, also
+// when ctx has ended (what was computed is not thrown away). err is how
+// the Run ended; it is returned, or the cache's error if err is nil.
+func (st *runState) saveRest(ctx context.Context, err error) error {
+	if st.saved == nil {
+		return err
+	}
+	if ferr := st.saved.flush(ctx); ferr != nil && err == nil {
+		return ferr
+	}
+	return err
 }
