@@ -26,6 +26,14 @@ type Cache struct {
 	// batchRows is how many rows a Run's batch gathers before it is
 	// written (cacheBatchRows; tests lower it).
 	batchRows int
+
+	// pending holds the rows that Runs have gathered and not yet written,
+	// by program hash, so that lookups see a result as soon as it is
+	// known, as they did when every result was written at once: a Run
+	// that starts meanwhile gets the same values (a program returning
+	// random numbers, a timeout near its limit), not ones of its own.
+	mu      sync.Mutex
+	pending map[string]map[resultKey]string
 }
 
 // CacheSchema returns the execution cache's tables, for store.Migrate.
@@ -56,7 +64,7 @@ func NewCache(ctx context.Context, db *sql.DB) (*Cache, error) {
 		get.Close()
 		return nil, fmt.Errorf("execution cache: %w", err)
 	}
-	return &Cache{db: db, get: get, put: put, batchRows: cacheBatchRows}, nil
+	return &Cache{db: db, get: get, put: put, batchRows: cacheBatchRows, pending: map[string]map[resultKey]string{}}, nil
 }
 
 // cacheKeys holds the hashes of one Run's programs and tests.
@@ -146,6 +154,21 @@ func (c *Cache) lookup(ctx context.Context, k *cacheKeys, d int) (map[int]Result
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read execution cache: %w", err)
 	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for key, js := range c.pending[string(k.programs[d])] {
+		idx, ok := want[key]
+		if !ok {
+			continue
+		}
+		var r Result
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			continue
+		}
+		for _, j := range idx {
+			out[j] = r
+		}
+	}
 	return out, nil
 }
 
@@ -174,9 +197,46 @@ func (c *Cache) rows(k *cacheKeys, d int, fresh map[int]Result) ([]cacheRow, err
 	return rows, nil
 }
 
+// hold makes rows visible to lookups until they are written.
+func (c *Cache) hold(rows []cacheRow) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range rows {
+		m := c.pending[string(r.program)]
+		if m == nil {
+			m = map[resultKey]string{}
+			c.pending[string(r.program)] = m
+		}
+		m[r.key()] = r.result
+	}
+}
+
+// release forgets rows that were written, or failed to be (a later Run
+// then computes them again), unless a newer result has replaced them.
+func (c *Cache) release(rows []cacheRow) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range rows {
+		m := c.pending[string(r.program)]
+		if k := r.key(); m != nil && m[k] == r.result {
+			delete(m, k)
+			if len(m) == 0 {
+				delete(c.pending, string(r.program))
+			}
+		}
+	}
+}
+
+func (r cacheRow) key() resultKey {
+	k := resultKey{ms: r.ms}
+	copy(k.test[:], r.test)
+	return k
+}
+
 // write stores rows, all or none: one row by itself, more in one
-// transaction.
+// transaction. Held rows are released either way.
 func (c *Cache) write(ctx context.Context, rows []cacheRow) error {
+	defer c.release(rows)
 	switch len(rows) {
 	case 0:
 		return nil
@@ -240,6 +300,7 @@ func (b *cacheBatch) add(ctx context.Context, d int, fresh map[int]Result) error
 	if err != nil || len(rows) == 0 {
 		return err
 	}
+	b.cache.hold(rows)
 	b.mu.Lock()
 	if len(b.rows) == 0 {
 		b.since = time.Now()

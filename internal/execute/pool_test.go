@@ -469,6 +469,37 @@ func TestCacheErrorRetiresTheWorker(t *testing.T) {
 	}
 }
 
+// TestCacheSeesUnwrittenResults: a Run that starts while another Run's
+// results wait to be written gets those results, not values of its own.
+func TestCacheSeesUnwrittenResults(t *testing.T) {
+	p, db := newCachedPool(t, Options{Workers: 2})
+	job := Job{
+		Programs: []string{"import random\ndef f():\n    return random.random()\n"},
+		Tests:    []Test{{Code: "assert f() < 2", Input: "f()", Expected: "2"}},
+		Timeout:  time.Second,
+	}
+	var (
+		inner    *Matrix
+		innerErr error
+		written  = -1
+	)
+	outer, err := p.Run(context.Background(), job, func(int, []Result) {
+		if err := db.QueryRow(`SELECT count(*) FROM exec_results`).Scan(&written); err != nil {
+			t.Error(err)
+		}
+		inner, innerErr = p.Run(context.Background(), job, nil)
+	})
+	if err != nil || innerErr != nil {
+		t.Fatal(err, innerErr)
+	}
+	if written != 0 {
+		t.Fatalf("%d cache rows while the first Run was still going, want 0 (not written yet)", written)
+	}
+	if a, b := outer.Results[0][0], inner.Results[0][0]; !a.HasValue || a.Value != b.Value {
+		t.Errorf("second Run computed its own value: %q, first Run %q", b.Value, a.Value)
+	}
+}
+
 // TestCacheBatches: a Run's results reach the cache in batches, all of
 // them, also those of a Run cancelled halfway.
 func TestCacheBatches(t *testing.T) {
