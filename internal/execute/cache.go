@@ -271,7 +271,9 @@ func (c *Cache) write(ctx context.Context, rows []cacheRow) error {
 // written when a program's results arrive and it then holds cacheBatchRows
 // rows or has held its oldest for cacheBatchAge, and whatever is left when
 // the Run ends, even a cancelled one. A process killed outright loses what
-// its Runs had not written yet (it is computed again next time).
+// its local Runs had not written yet (computed again next time); results
+// that are dear to compute again, a remote batch's and a JVM program's,
+// are written as they arrive (runState.writeSaved).
 const (
 	cacheBatchRows = 256
 	cacheBatchAge  = time.Second

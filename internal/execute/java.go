@@ -234,6 +234,9 @@ func (p *JavaPool) runProgram(ctx context.Context, st *runState, d int, todo []i
 	if err := st.save(ctx, d, fresh); err != nil {
 		return err
 	}
+	if err := st.writeSaved(ctx); err != nil {
+		return err
+	}
 	st.finish(d, row)
 	return nil
 }

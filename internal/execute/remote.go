@@ -250,6 +250,13 @@ func (r *Remote) runBatch(ctx context.Context, st *runState, b remoteBatch, rows
 		if err := st.save(ctx, d, fresh); err != nil {
 			return err
 		}
+	}
+	// The batch's results, written in one transaction before they are
+	// published.
+	if err := st.writeSaved(ctx); err != nil {
+		return err
+	}
+	for _, d := range b.programs {
 		st.finish(d, rows[d])
 	}
 	return nil

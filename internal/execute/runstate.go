@@ -49,6 +49,16 @@ func (st *runState) save(ctx context.Context, d int, fresh map[int]Result) error
 	return st.saved.add(ctx, d, fresh)
 }
 
+// writeSaved writes the results the Run has gathered so far (see save)
+// now: where results are expensive to compute again (a remote batch, a JVM
+// program), a coordinator killed outright must not lose them.
+func (st *runState) writeSaved(ctx context.Context) error {
+	if st.saved == nil {
+		return nil
+	}
+	return st.saved.flush(ctx)
+}
+
 // saveRest writes the Run's results still waiting for the cache, also
 // when ctx has ended (what was computed is not thrown away). err is how
 // the Run ended; it is returned, or the cache's error if err is nil.
