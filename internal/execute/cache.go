@@ -267,10 +267,10 @@ func (c *Cache) write(ctx context.Context, rows []cacheRow) error {
 // A Run's results go into the cache in batches: a commit costs more than
 // the rows it writes (a Go profile of the full check had half of the Go
 // side's CPU in committing one program's results at a time; batched, the
-// Go side's CPU halved). A batch is
-// written when a program's results arrive and it then holds cacheBatchRows
-// rows or has held its oldest for cacheBatchAge, and whatever is left when
-// the Run ends, even a cancelled one. A process killed outright loses what
+// Go side's CPU halved). A batch is written when a program's results
+// arrive and it then holds cacheBatchRows rows or has held its oldest for
+// cacheBatchAge, and whatever is left when the Run ends, even a cancelled
+// one. A process killed outright loses what
 // its local Runs had not written yet (computed again next time); results
 // that are dear to compute again, a remote batch's and a JVM program's,
 // are written as they arrive (runState.writeSaved).

@@ -49,9 +49,9 @@ func (st *runState) save(ctx context.Context, d int, fresh map[int]Result) error
 	return st.saved.add(ctx, d, fresh)
 }
 
-// writeSaved writes the results the Run has gathered so far (see save)
-// now: where results are expensive to compute again (a remote batch, a JVM
-// program), a coordinator killed outright must not lose them.
+// writeSaved writes at once what the Run has gathered so far (see save),
+// for results that are dear to compute again (a remote batch, a JVM
+// program): a coordinator killed outright must not lose them.
 func (st *runState) writeSaved(ctx context.Context) error {
 	if st.saved == nil {
 		return nil
