@@ -282,9 +282,8 @@ const (
 // cacheBatch gathers the fresh results of one Run for the cache. It is safe
 // for concurrent use.
 type cacheBatch struct {
-	cache   *Cache
-	keys    *cacheKeys
-	maxRows int
+	cache *Cache
+	keys  *cacheKeys
 
 	mu    sync.Mutex
 	rows  []cacheRow
@@ -292,7 +291,7 @@ type cacheBatch struct {
 }
 
 func (c *Cache) batch(keys *cacheKeys) *cacheBatch {
-	return &cacheBatch{cache: c, keys: keys, maxRows: c.batchRows}
+	return &cacheBatch{cache: c, keys: keys}
 }
 
 // add queues the fresh results of distinct program d (all of them go into
@@ -309,10 +308,13 @@ func (b *cacheBatch) add(ctx context.Context, d int, fresh map[int]Result) error
 	}
 	b.rows = append(b.rows, rows...)
 	var due []cacheRow
-	if len(b.rows) >= b.maxRows || time.Since(b.since) >= cacheBatchAge {
+	if len(b.rows) >= b.cache.batchRows || time.Since(b.since) >= cacheBatchAge {
 		due, b.rows = b.rows, nil
 	}
 	b.mu.Unlock()
+	if due == nil {
+		return nil
+	}
 	// (Taken out of the batch, the rows are written even if ctx ends now:
 	// results computed are not thrown away.)
 	return b.cache.write(context.WithoutCancel(ctx), due)
