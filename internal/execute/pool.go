@@ -78,6 +78,8 @@ type Pool struct {
 	once  sync.Once
 	// cgroups makes each worker's cgroup; inactive without cgroups.
 	cgroups *sandbox.Cgroups
+	// cpus places each worker on a CPU; nil leaves that to the kernel.
+	cpus *cpuPlacer
 	// ahead counts the requests handed to a worker while it was still busy
 	// with the one before (see runChain).
 	ahead atomic.Int64
@@ -118,9 +120,13 @@ func NewPool(ctx context.Context, opts Options) (*Pool, error) {
 	if opts.Limits.WorkerMemory == 0 {
 		opts.Limits.WorkerMemory = opts.Limits.Memory + 512<<20
 	}
+	var cpus *cpuPlacer
+	if !opts.Sandbox.Unsafe {
+		cpus = newCPUPlacer(opts.Workers)
+	}
 	slog.Debug("execute: worker isolation", "isolation", cg.String(), "processes", opts.Limits.Processes,
-		"worker_memory", opts.Limits.WorkerMemory)
-	p := &Pool{opts: opts, slots: make(chan *worker, opts.Workers), cgroups: cg}
+		"worker_memory", opts.Limits.WorkerMemory, "pinned_to", cpus.String())
+	p := &Pool{opts: opts, slots: make(chan *worker, opts.Workers), cgroups: cg, cpus: cpus}
 	for i := 0; i < opts.Workers; i++ {
 		p.slots <- nil
 	}
@@ -150,7 +156,7 @@ func (p *Pool) Close() error {
 // acquire takes a worker slot, starting the worker if needed.
 func (p *Pool) acquire(ctx context.Context) (*worker, error) {
 	return takeSlot(ctx, p.slots, func() (*worker, error) {
-		return startWorker(p.opts.Sandbox, p.cgroups, p.opts.Limits.workerLimits())
+		return startWorker(p.opts.Sandbox, p.cgroups, p.opts.Limits.workerLimits(), p.cpus)
 	})
 }
 

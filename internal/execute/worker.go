@@ -63,8 +63,9 @@ type worker struct {
 }
 
 // startWorker starts a worker in a sandbox of its own, placed in a new
-// cgroup of cgs with the bounds lim when cgs is active.
-func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLimits) (*worker, error) {
+// cgroup of cgs with the bounds lim when cgs is active, and on a CPU of
+// cpus when cpus places workers.
+func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLimits, cpus *cpuPlacer) (*worker, error) {
 	// -s -P is -I without -E: no user site directory, no script directory
 	// on sys.path, but the environment is read — it is ticoder's own,
 	// scrubbed one, whose PYTHONHASHSEED=0 makes str hashes, and so set
@@ -72,6 +73,15 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 	// each worker drew its own seed, and a candidate returning
 	// list(set(xs)) could pass in one run and fail in the next).
 	cfg.Args = []string{"-s", "-P", "-c", bootstrap}
+	cfg.CPUs = cpus.take()
+	// The CPU is given back once the process has exited, or here if it
+	// never starts.
+	started := false
+	defer func() {
+		if !started {
+			cpus.put(cfg.CPUs)
+		}
+	}()
 	cmd, err := sandbox.Command(cfg)
 	if err != nil {
 		return nil, err
@@ -103,12 +113,14 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 		_ = cg.Close()
 		return nil, fmt.Errorf("start worker: %w", err)
 	}
+	started = true
 	reqR.Close()
 	respW.Close()
 	w := &worker{cmd: cmd, req: reqW, resp: respR, rd: bufio.NewReaderSize(respR, 1<<16), done: make(chan struct{}), cg: cg,
 		pipeCap: pipeCapacity(reqW)}
 	go func() {
 		_ = cmd.Wait()
+		cpus.put(cfg.CPUs)
 		close(w.done)
 	}()
 	// (The source is larger than a pipe's buffer: a Python that hangs

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -56,6 +57,9 @@ func runInit() error {
 		return fmt.Errorf("decode config: %w", err)
 	}
 	cfg = cfg.withDefaults()
+	if err := pinCPUs(cfg.CPUs); err != nil {
+		return err
+	}
 	readable, err := buildRoot(cfg)
 	if err != nil {
 		return fmt.Errorf("build file system: %w", err)
@@ -92,6 +96,26 @@ func runInit() error {
 	}
 	if err := unix.Exec(cfg.Python, argv, env); err != nil {
 		return fmt.Errorf("exec %s: %w", cfg.Python, err)
+	}
+	return nil
+}
+
+// pinCPUs keeps this thread, and so Python and everything it starts, on
+// cpus (all of them when empty). A CPU that went offline since the pool
+// chose it leaves the thread where it was: placement is for speed only.
+func pinCPUs(cpus []int) error {
+	if len(cpus) == 0 {
+		return nil
+	}
+	var set unix.CPUSet
+	for _, c := range cpus {
+		if c < 0 || c >= len(set)*64 {
+			return fmt.Errorf("pin to CPU %d: no such CPU", c)
+		}
+		set.Set(c)
+	}
+	if err := unix.SchedSetaffinity(0, &set); err != nil && !errors.Is(err, unix.EINVAL) {
+		return fmt.Errorf("pin to CPUs %v: %w", cpus, err)
 	}
 	return nil
 }

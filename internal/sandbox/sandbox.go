@@ -41,6 +41,10 @@ type Config struct {
 	// only with a scrubbed environment (children still get rlimits). Only
 	// for machines without user namespaces, and only by explicit request.
 	Unsafe bool `json:"unsafe"`
+	// CPUs, when not empty, are the only CPUs the sandbox's processes run
+	// on; they cannot change that themselves (sched_setaffinity is
+	// refused). Ignored with Unsafe.
+	CPUs []int `json:"cpus,omitempty"`
 	// JVM fields (see jvm.go); zero for Python.
 	JVM JVMConfig `json:"jvm"`
 }

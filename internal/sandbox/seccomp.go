@@ -52,8 +52,12 @@ var deniedSyscalls = []string{
 	"lsm_get_self_attr", "lsm_set_self_attr", "lsm_list_modules",
 	// Other processes' memory and files.
 	"ptrace", "process_vm_readv", "process_vm_writev", "process_madvise", "pidfd_getfd", "kcmp",
-	// Memory placement (Docker allows these only with CAP_SYS_NICE).
+	// Memory placement (Docker allows these only with CAP_SYS_NICE), and
+	// CPU placement: ticoder chooses each worker's CPU (Config.CPUs); a
+	// program that moved itself to another CPU would take part of the
+	// share of the workers placed there.
 	"mbind", "set_mempolicy", "set_mempolicy_home_node", "get_mempolicy", "migrate_pages", "move_pages",
+	"sched_setaffinity",
 	// The kernel and the machine.
 	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
 	"create_module", "query_module", "get_kernel_syms", "reboot", "swapon", "swapoff", "syslog",
@@ -87,7 +91,6 @@ var selfOnly = []seccomp.NameWithConditions{
 	{Name: "ioprio_set", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 1}}},
 	{Name: "ioprio_set", Conditions: seccomp.ArgumentConditions{{Argument: 1, Operation: seccomp.NotEqual, Value: 0}}},
 	{Name: "prlimit64", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
-	{Name: "sched_setaffinity", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
 	{Name: "sched_setscheduler", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
 	{Name: "sched_setparam", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},
 	{Name: "sched_setattr", Conditions: seccomp.ArgumentConditions{{Argument: 0, Operation: seccomp.NotEqual, Value: 0}}},

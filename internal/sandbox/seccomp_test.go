@@ -114,7 +114,7 @@ func TestSeccompProgram(t *testing.T) {
 		{"prlimit self", seccompData(nr("prlimit64"), uint32(info.ID), 0, unix.RLIMIT_AS), allow},
 		{"prlimit other", seccompData(nr("prlimit64"), uint32(info.ID), 7, unix.RLIMIT_AS), eperm},
 		{"prlimit other high bits", seccompData(nr("prlimit64"), uint32(info.ID), 1<<32, unix.RLIMIT_AS), eperm},
-		{"sched_setaffinity self", seccompData(nr("sched_setaffinity"), uint32(info.ID), 0), allow},
+		{"sched_setaffinity self", seccompData(nr("sched_setaffinity"), uint32(info.ID), 0), eperm},
 		{"sched_setaffinity other", seccompData(nr("sched_setaffinity"), uint32(info.ID), 1), eperm},
 		{"sched_setscheduler other", seccompData(nr("sched_setscheduler"), uint32(info.ID), 1), eperm},
 		{"sched_setparam other", seccompData(nr("sched_setparam"), uint32(info.ID), 1), eperm},
