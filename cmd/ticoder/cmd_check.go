@@ -69,7 +69,9 @@ solution's run time, and at least --floor.
 Time limits are wall-clock, as in OpenAI's harness, so by default two
 workers run per CPU: while a sample that loops forever waits out its limit,
 the other worker on its core goes on with other samples instead of the loop
-taking the core for the whole limit.
+taking the core for the whole limit. With a number of workers that is a
+multiple of the CPUs, each worker and its samples stay on one CPU
+(TICODER_PIN=off leaves that to the kernel).
 
 Java (--dataset mbjp): a sample is a method body that closes MBJP's prompt
 (prompt + completion), run with MBJP's test class on long-lived sandboxed
