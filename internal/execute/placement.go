@@ -38,6 +38,16 @@ func newCPUPlacer(workers int) *cpuPlacer {
 	if os.Getenv(placementEnv) == "off" {
 		return nil
 	}
+	cpus := allowedCPUs()
+	if len(cpus) < 2 || workers < len(cpus) || workers%len(cpus) != 0 {
+		return nil
+	}
+	return &cpuPlacer{cpus: cpus, count: make([]int, len(cpus))}
+}
+
+// allowedCPUs returns the CPUs in this process's affinity mask (nil if
+// it cannot be read).
+func allowedCPUs() []int {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil {
 		return nil
@@ -48,10 +58,7 @@ func newCPUPlacer(workers int) *cpuPlacer {
 			cpus = append(cpus, i)
 		}
 	}
-	if len(cpus) < 2 || workers < len(cpus) || workers%len(cpus) != 0 {
-		return nil
-	}
-	return &cpuPlacer{cpus: cpus, count: make([]int, len(cpus))}
+	return cpus
 }
 
 // take returns the CPU for a new worker, the one with the fewest live

@@ -9,24 +9,13 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
-// allowedCPUs returns the CPUs this process may run on, skipping the test
+// twoCPUs returns the CPUs this process may run on, skipping the test
 // where there are fewer than two.
-func allowedCPUs(t *testing.T) []int {
+func twoCPUs(t *testing.T) []int {
 	t.Helper()
-	var set unix.CPUSet
-	if err := unix.SchedGetaffinity(0, &set); err != nil {
-		t.Fatal(err)
-	}
-	var cpus []int
-	for i := 0; i < len(set)*64; i++ {
-		if set.IsSet(i) {
-			cpus = append(cpus, i)
-		}
-	}
+	cpus := allowedCPUs()
 	if len(cpus) < 2 {
 		t.Skipf("placement needs two CPUs; this process may use %v", cpus)
 	}
@@ -59,7 +48,7 @@ func TestCPUPlacerSpreadsWorkers(t *testing.T) {
 }
 
 func TestNewCPUPlacerOnlyWhereEven(t *testing.T) {
-	n := len(allowedCPUs(t))
+	n := len(twoCPUs(t))
 	cases := []struct {
 		workers int
 		env     string
@@ -103,7 +92,7 @@ func cpusAllowed(t *testing.T, pid int) string {
 // and that a program can neither leave its CPU nor see more than it.
 func TestWorkersPinnedEvenly(t *testing.T) {
 	t.Setenv(placementEnv, "")
-	cpus := allowedCPUs(t)
+	cpus := twoCPUs(t)
 	p := newTestPool(t, Options{Workers: 2 * len(cpus)})
 	prog := `import os, time
 def f():

@@ -203,9 +203,33 @@ func TestResourceMemoryBoundedPerWorker(t *testing.T) {
 // other worker, under a time limit it needs a fraction of: four times what
 // it takes next to a single busy loop there (at least 2 s), so that other
 // loads on the machine, which slow both runs alike, do not make it flaky.
+// The two workers share the CPUs as the kernel places them, and then are
+// both pinned to one CPU, the attacker's (with one worker per CPU each
+// would have a CPU of its own, and only the cgroups are under test here).
 func TestResourceBusyLoopsDoNotSlowOtherWorkers(t *testing.T) {
-	p := newTestPool(t, Options{Workers: 2})
-	t.Logf("isolation: %s; processes %d", p.cgroups, p.opts.Limits.Processes)
+	placements := []struct {
+		name string
+		pin  func(p *Pool)
+	}{
+		{"kernel places workers", func(*Pool) {}},
+		{"both workers on one CPU", func(p *Pool) {
+			if cpus := allowedCPUs(); len(cpus) > 0 {
+				p.cpus = &cpuPlacer{cpus: cpus[:1], count: []int{0}}
+			}
+		}},
+	}
+	for _, pl := range placements {
+		t.Run(pl.name, func(t *testing.T) {
+			t.Setenv(placementEnv, "off")
+			p := newTestPool(t, Options{Workers: 2})
+			pl.pin(p)
+			busyLoopsNextToCorrectProgram(t, p)
+		})
+	}
+}
+
+func busyLoopsNextToCorrectProgram(t *testing.T, p *Pool) {
+	t.Logf("isolation: %s; processes %d; workers pinned to %s", p.cgroups, p.opts.Limits.Processes, p.cpus)
 	tests := make([]Test, 3)
 	for i := range tests {
 		// Distinct setups keep deduplication from merging the tests.
