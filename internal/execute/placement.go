@@ -17,8 +17,10 @@ const placementEnv = "TICODER_PIN"
 // process may use: each worker, and every process it forks, stays on one
 // CPU. A worker and the processes it talks to for each program (the zygote,
 // the program's process) then wake each other on the same CPU, with warm
-// caches and no interrupt to another CPU; unpinned, the kernel moves them
-// between CPUs on most wake-ups. Programs cannot move themselves
+// caches and no interrupt to another CPU (unpinned, the full check of the
+// recorded samples sent 2.3 times as many rescheduling interrupts between
+// the two CPUs, and a VM's host took more of their time; BENCHMARKS.md).
+// Programs cannot move themselves
 // (sched_setaffinity is refused inside the sandbox), so with a cgroup per
 // worker each still gets an equal share of its CPU, the same share as
 // unpinned. A nil *cpuPlacer places nothing.
