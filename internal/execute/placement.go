@@ -18,7 +18,7 @@ const placementEnv = "TICODER_PIN"
 // CPU. A worker and the processes it talks to for each program (the zygote,
 // the program's process) then wake each other on the same CPU, with warm
 // caches and no interrupt to another CPU (unpinned, the full check of the
-// recorded samples sent 2.3 times as many rescheduling interrupts between
+// recorded samples sent about twice as many rescheduling interrupts between
 // the two CPUs, and a VM's host took more of their time; BENCHMARKS.md).
 // Programs cannot move themselves
 // (sched_setaffinity is refused inside the sandbox), so with a cgroup per
