@@ -77,7 +77,7 @@ const namespaceFlags = unix.CLONE_NEWUSER | unix.CLONE_NEWNS | unix.CLONE_NEWPID
 var allowedSocketFamilies = []uint64{unix.AF_UNIX, unix.AF_INET, unix.AF_INET6, unix.AF_NETLINK}
 
 // selfOnly are system calls that may change another process's scheduling or
-// limits (the program of one sample could slow down, pin or starve the
+// limits (the program of one sample could slow down or starve the
 // sandbox's worker and the processes of every later sample): they keep
 // working on the calling process itself, where the pid (who) argument is 0,
 // and fail with EPERM for any other. Each entry is one condition under which
