@@ -20,10 +20,9 @@ const placementEnv = "TICODER_PIN"
 // caches and no interrupt to another CPU (unpinned, the full check of the
 // recorded samples sent about twice as many rescheduling interrupts between
 // the two CPUs, and a VM's host took more of their time; BENCHMARKS.md).
-// Programs cannot move themselves
-// (sched_setaffinity is refused inside the sandbox), so with a cgroup per
-// worker each still gets an equal share of its CPU, the same share as
-// unpinned. A nil *cpuPlacer places nothing.
+// Programs cannot move themselves (sched_setaffinity is refused inside the
+// sandbox), so with a cgroup per worker each still gets an equal share of
+// its CPU, the same share as unpinned. A nil *cpuPlacer places nothing.
 type cpuPlacer struct {
 	mu    sync.Mutex
 	cpus  []int // the CPUs of the process's affinity mask
