@@ -58,6 +58,15 @@ var deniedSyscalls = []string{
 	// share of the workers placed there.
 	"mbind", "set_mempolicy", "set_mempolicy_home_node", "get_mempolicy", "migrate_pages", "move_pages",
 	"sched_setaffinity",
+	// System V IPC and POSIX message queues: their objects belong to the
+	// sandbox's IPC namespace, not to the process that made them, so they
+	// would outlive a program for the next one to read, and their memory
+	// is neither bounded by a program's limits nor freed when it ends.
+	// (POSIX shared memory and semaphores are files in /dev/shm, which is
+	// the sandbox's /tmp: bounded, and emptied after every program.)
+	"shmget", "shmat", "shmdt", "shmctl", "semget", "semop", "semtimedop", "semctl",
+	"msgget", "msgsnd", "msgrcv", "msgctl",
+	"mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
 	// The kernel and the machine.
 	"kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module",
 	"create_module", "query_module", "get_kernel_syms", "reboot", "swapon", "swapoff", "syslog",

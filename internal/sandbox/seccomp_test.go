@@ -34,6 +34,7 @@ var critical = []string{
 	"process_vm_writev", "process_madvise", "pidfd_getfd", "kcmp", "kexec_load", "kexec_file_load",
 	"init_module", "finit_module", "delete_module", "quotactl", "quotactl_fd", "lookup_dcookie",
 	"fanotify_init", "name_to_handle_at", "open_by_handle_at",
+	"shmget", "semget", "msgget", "mq_open",
 }
 
 func TestDeniedSyscallNames(t *testing.T) {
