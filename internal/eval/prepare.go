@@ -61,6 +61,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	tests := make([]execute.Test, nt)
 	for j, t := range g.Tests {
 		tests[j] = t.Test
+		tests[j].Entry = p.EntryPoint // even if a builtin's name (MBPP's sum)
 	}
 	ins, err := inputs.Generate(ctx, runner, inputs.Request{Entry: p.EntryPoint, Prompt: p.Prompt, Signature: p.Signature, Tests: tests, MaxInputs: MaxInputs})
 	if err != nil {
@@ -71,7 +72,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		tests = append(tests, in.Test())
 	}
 	nt += len(ins)
-	all := append(slices.Clone(tests), execute.Test{Code: p.Test, Trusted: true})
+	all := append(slices.Clone(tests), execute.Test{Setup: p.HiddenTestSetup(), Code: p.Test, Trusted: true, Entry: p.EntryPoint})
 	refLimits := make([]time.Duration, len(all))
 	for j := range refLimits {
 		refLimits[j] = lim.Reference

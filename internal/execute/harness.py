@@ -16,30 +16,35 @@
 #     is that plus the worker's part, without the fork and scheduling.
 #   * `assert CALL == LITERAL` tests (kind "A"): C evaluates CALL and sends
 #     the value; the worker compares it with the literal itself. Expected
-#     values that are not literals are evaluated once, in a child of their
-#     own that never sees a program, and kept as plain data.
+#     values that are not literals are evaluated once, in a process of
+#     their own that never sees a program, and kept as plain data.
 #   * A benchmark's own hidden tests (trusted code, kind "T") run in the
 #     worker against proxies: calling a program's function sends the
 #     arguments to C, which calls it and sends back the plain value.
 #   * Any other test (generated, kind "J") runs the same way in a judge
-#     child forked for that one test; its calls are relayed and checked by
-#     the worker, and only its own verdict is read from it.
+#     process forked for that one test (from the zygote: it holds nothing
+#     of the worker's); its calls are relayed and checked by the worker,
+#     and only its own verdict is read from it.
 #   * With allow_objects (kind "L"), C runs the tests itself and reports
 #     verdicts, as OpenAI's harness does: a hostile program can then forge
 #     its own results. Off by default.
 #
-# C gets its token, and the literal calls of its first hidden test, with the
-# spawn; it rings a bell (a byte on a third pipe) once it has written what
-# the worker waits for, so a batch of answers wakes the worker once (see
-# LineReader). Everything read from a child is bounded and validated;
-# anything malformed is a crash of that test only. After each program every
-# process but the worker is killed and /tmp is emptied, so nothing leaks to
-# the next one.
+# Every process that runs untrusted code is forked from a zygote that never
+# holds a request's data (see Zygote): C reads its token, its program, its
+# side of the tests and the literal calls of its first hidden test from the
+# worker after its fork. A test sees only the names of the program it uses
+# (wanted_names) and the real builtins. C rings a bell (a byte on a third
+# pipe) once it has written what the worker waits for, so a batch of
+# answers wakes the worker once (see LineReader). Everything read from a
+# child is bounded and validated; anything malformed is a crash of that
+# test only. After each program every process but the worker and the
+# zygote is killed and /tmp is emptied, so nothing leaks to the next one.
 
 import builtins
 import ctypes
 import gc
 import json
+import marshal
 import os
 import random
 import resource
@@ -48,6 +53,7 @@ import signal
 import socket
 import struct
 import shutil
+import symtable
 import sys
 import tempfile
 import time
@@ -193,6 +199,42 @@ def write_all(fd, data):
 
 def send_line(fd, obj):
     write_all(fd, (_dumps(obj) + "\n").encode())
+
+
+def frame(*blobs):
+    """marshal blobs, each behind its 4-byte length: what the worker hands
+    a process the zygote forked (see recv_frame)."""
+    return b"".join(struct.pack(">I", len(b)) + b for b in blobs)
+
+
+def recv_frame(fd):
+    """One object of a frame, read by a forked process from the worker."""
+    (n,) = struct.unpack(">I", read_exact(fd, 4))
+    return marshal.loads(read_exact(fd, n))
+
+
+def write_until(fd, data, deadline):
+    """Writes data to a pipe whose reader may not be reading yet (a process
+    the zygote is forking); raises Died past deadline or if the reader is
+    gone."""
+    os.set_blocking(fd, False)
+    try:
+        while data:
+            try:
+                n = os.write(fd, data)
+            except BlockingIOError:
+                left = deadline - _mono()
+                if left <= 0 or not select.select([], [fd], [], left)[1]:
+                    raise Died()
+                continue
+            except OSError:
+                raise Died()
+            data = data[n:]
+    finally:
+        try:
+            os.set_blocking(fd, True)
+        except OSError:
+            pass
 
 
 # ------------------------------------------------------------ plain values
@@ -524,13 +566,14 @@ def value_message(j, value):
         return {"j": j, "np": clip(type(value).__name__, MAX_NAME), "why": "too deep"}
 
 
-def names_message(j, g):
+def names_message(j, g, wanted):
+    """The program's module-level names that a test takes from it (wanted,
+    see wanted_names): its functions, modules and plain values."""
     out = {}
-    for k, v in list(g.items()):
-        if len(out) >= MAX_NAMES:
-            break
-        if type(k) is not str or k.startswith("__"):
+    for k in wanted:
+        if k not in g:
             continue
+        v = g[k]
         if type(v) is type(sys):
             out[k] = ["m", clip(getattr(v, "__name__", ""), MAX_NAME)]
         elif callable(v):
@@ -605,11 +648,14 @@ def call_reply(g, name, a, k):
 
 
 def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
-    """Runs the program's part of tests[start:], one message per test.
-    token stamps its messages; batch holds the calls of tests[start] that
-    the worker sends before the test runs (see prefetch_calls): they are
-    answered, for the functions the program defines, right after its
-    names, with no round trip."""
+    """Runs the program's part of tests[start:], one message per test;
+    ctests are their parts as handle_run builds them: ("A", setup, input),
+    ("L", legacy), ("T" or "J", the names the test takes, see
+    wanted_names), or ("-",) for a test that did not compile. token stamps
+    its messages; batch holds the calls of tests[start] that the worker
+    sends before the test runs (see prefetch_calls): they are answered, for
+    the functions the program defines, right after its names, with no
+    round trip."""
     if type(token) is not str:
         return
     out = Stamp(wfd, token, bell)
@@ -625,7 +671,8 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
         out.ring()
         return
     for j in range(start, len(ctests)):
-        kind, setup, inp, legacy = ctests[j]
+        c = ctests[j]
+        kind = c[0]
         if kind == "-":  # the worker could not compile this test
             continue
         clean = restore_builtins(clean)
@@ -640,13 +687,13 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
             # before the test's own code runs.
             clean = restore_builtins(clean)
             if kind == "A":
-                if setup is not None:
-                    exec(setup, g)
-                msg = value_message(j, eval(inp, g))
+                if c[1] is not None:
+                    exec(c[1], g)
+                msg = value_message(j, eval(c[2], g))
             elif kind == "L":
-                msg = legacy_run(j, g, legacy)
+                msg = legacy_run(j, g, c[1])
             else:
-                msg = names_message(j, g)
+                msg = names_message(j, g, c[1])
                 first = ()
                 if j == start and batch:
                     # The worker keeps exactly these: the calls of functions
@@ -808,10 +855,16 @@ CLEAN_TAG = [None]  # the builtins' tag as the zygote leaves them to its childre
 
 
 class Zygote:
-    """A process forked from the worker before any request: the programs'
-    processes are forked from it, so they share no memory with the worker
-    (no test, expected value or other program is in their address space,
-    and the worker's own work between forks copies no page)."""
+    """A process forked from the worker before any request. Every process
+    that runs untrusted code (a program's, a generated test's judge, an
+    expected value's or a tool call's) is forked from it, so none shares
+    memory with the worker (no test, expected value, request or result is
+    in its address space, and the worker's own work between forks copies
+    no page). The zygote itself is never sent a program, a test or any
+    other data of a request, only limits and a directory name: what a
+    process is to run it reads after the fork, from the worker, over a
+    pipe of its own (see child_main), so no byte of one program is left
+    in the memory the next one is forked from."""
 
     def __init__(self):
         self.sock, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -824,7 +877,9 @@ class Zygote:
                 os._exit(0)
         theirs.close()
         self.pid = pid
-        self.ctests = None  # the tests the zygote has
+        self.sent = 0  # spawns sent: a spawn's ticket is its number
+        self.read = 0  # pid replies read
+        self.pids = {}  # ticket -> pid read and not yet asked for
         # The worker's and the zygote's children lists, kept open: kill_others
         # reads them after every program.
         self._mine = children_fd(os.getpid()) if IS_INIT else None
@@ -850,14 +905,14 @@ class Zygote:
         except OSError:
             pass
 
-    def spawn(self, program, start, limits, token, batch):
-        """Has the zygote fork a program's process, handing it its token,
-        the calls of its first test (call_key texts) and its ends of three
-        pipes; returns the worker's ends (its messages, its control, its
-        bell). The worker does not wait for the fork: the process's pid is
-        read later, with child_pid."""
-        msg = _dumps({"op": "spawn", "program": program, "start": start, "limits": limits, "k": token})
-        data = (msg[:-1] + ',"b":[' + ",".join(batch) + "]}").encode()
+    def spawn(self, limits, workdir=None):
+        """Has the zygote fork a process under limits, working in
+        TMP/workdir (a fresh directory; TMP itself if None), with its ends
+        of three pipes; returns the worker's ends (its messages, its input,
+        its bell) and the spawn's ticket. The process first reads what it
+        is to run from its input (see child_main). The worker does not wait
+        for the fork: the pid is read later, with child_pid(ticket)."""
+        data = _dumps({"op": "spawn", "limits": limits, "dir": workdir}).encode()
         data = struct.pack(">I", len(data)) + data
         rec_r, rec_w = os.pipe()
         ctl_r, ctl_w = os.pipe()
@@ -873,32 +928,38 @@ class Zygote:
         finally:
             for fd in (rec_w, ctl_r, bell_w):
                 os.close(fd)
-        return rec_r, ctl_w, bell_r
+        self.sent += 1
+        return rec_r, ctl_w, bell_r, self.sent
 
-    def child_pid(self):
-        """The pid of the process the last spawn forked."""
+    def _read_pid(self):
         try:
-            return struct.unpack(">q", self._exact(8))[0]
+            pid = struct.unpack(">q", self._exact(8))[0]
         except (OSError, EOFError):
             raise Dirty()
+        self.read += 1
+        self.pids[self.read] = pid
+
+    def child_pid(self, ticket):
+        """The pid of the process that spawn's ticket forked. The zygote
+        answers spawns in order: the pids of earlier spawns are kept for
+        their own callers."""
+        while ticket not in self.pids:
+            if self.read >= ticket:
+                raise Dirty()  # asked for twice: a bug, not the program's doing
+            self._read_pid()
+        return self.pids.pop(ticket)
 
     def reap(self, pid):
+        """Reaps one of the zygote's children; returns its wait status
+        (None if unknown)."""
+        while self.read < self.sent:  # the pid replies come first
+            self._read_pid()
         try:
             self.send({"op": "reap", "pid": pid})
             (n,) = struct.unpack(">I", self._exact(4))
             return _loads(self._exact(n)).get("status")
         except (OSError, EOFError, ValueError):
             raise Dirty()
-
-    def tests(self, ctests):
-        """Gives the zygote a request's tests, unless it has them already."""
-        if ctests == self.ctests:
-            return
-        try:
-            self.send({"op": "tests", "tests": ctests})
-        except OSError:
-            raise Dirty()
-        self.ctests = ctests
 
     def _exact(self, n):
         buf = b""
@@ -911,13 +972,11 @@ class Zygote:
 
 
 def zygote_main(sock):
-    """The zygote's loop: compile the programs' side of a request's tests,
-    fork a program's process, reap it."""
+    """The zygote's loop: fork a process (child_main), reap one."""
     os.closerange(3, sock.fileno())
     os.closerange(sock.fileno() + 1, 1 << 16)
-    CLEAN_TAG[0] = restore_builtins()  # what every program's process starts from
-    ctests = []
-    statuses = {}  # wait statuses of programs' processes reaped early
+    CLEAN_TAG[0] = restore_builtins()  # what every forked process starts from
+    statuses = {}  # wait statuses of processes reaped early
 
     def exact(n):
         buf = b""
@@ -944,20 +1003,19 @@ def zygote_main(sock):
                 os.close(fd)
             if op == "spawn":
                 return  # the worker breaks its own protocol: it will see
-        if op == "tests":
-            ctests = [c_test(t) for t in msg["tests"]]
-        elif op == "spawn":
+        if op == "spawn":
             reap_into(statuses)
             rec_w, ctl_r, bell_w = fds
+            d = msg.get("dir")
+            # A program works in /tmp itself (emptied after it), so that its
+            # process makes no directory for the worker to remove: both cost
+            # more than the rest of a fork here.
+            workdir = TMP if d is None else TMP + "/" + d
             pid = os.fork()
-            if pid == 0:  # C: the program's process
+            if pid == 0:
                 try:
-                    # A program works in /tmp itself (emptied after it), so
-                    # that its process makes no directory for the worker to
-                    # remove: both cost more than the rest of a fork here.
-                    child_setup((rec_w, ctl_r, bell_w), msg["limits"], TMP)
-                    os.set_blocking(bell_w, False)
-                    child_run(rec_w, LineReader(ctl_r), msg["program"], ctests, msg["start"], msg.get("k"), msg.get("b") or (), bell_w)
+                    child_setup((rec_w, ctl_r, bell_w), msg["limits"], workdir)
+                    child_main(rec_w, ctl_r, bell_w)
                 finally:
                     os._exit(0)
             for fd in fds:
@@ -972,6 +1030,34 @@ def zygote_main(sock):
                     st = None
             data = _dumps({"status": st}).encode()
             sock.sendall(struct.pack(">I", len(data)) + data)
+
+
+def child_main(out_w, in_r, bell_w):
+    """A process the zygote forked: reads from the worker what it is to run
+    (a marshal frame, see frame) and runs it. ("run", token, program,
+    start, batch) and then the request's tests: a program's process, C;
+    ("judge", …): a generated test's judge; ("task", …): an expected value
+    or a tool call."""
+    try:
+        head = recv_frame(in_r)
+        kind = head[0]
+        if kind == "run":
+            ctests = recv_frame(in_r)
+    except BaseException:  # noqa: BLE001 - the worker went away
+        return
+    if kind == "run":
+        _, token, program, start, batch = head
+        del head
+        os.set_blocking(bell_w, False)
+        try:
+            batch = _loads(batch)
+        except ValueError:
+            return
+        child_run(out_w, LineReader(in_r), program, ctests, start, token, batch, bell_w)
+    elif kind == "judge":
+        judge_main(out_w, in_r, head)
+    elif kind == "task":
+        task_main(out_w, head)
 
 
 def reap_into(statuses):
@@ -990,33 +1076,6 @@ def reap_into(statuses):
         if len(statuses) > 1024:
             statuses.clear()
         statuses[pid] = st
-
-
-def c_test(t):
-    """The program's side of one test, compiled in the zygote from what the
-    worker sends: (kind, setup, input, legacy)."""
-    kind = t[0]
-    if kind == "A":
-        return (kind, compile(t[1], "<setup>", "exec") if t[1] else None, compile(t[2], "<input>", "eval"), None)
-    if kind == "L":
-        setup = compile(t[1], "<setup>", "exec") if t[1] else None
-        if t[2]:
-            return (kind, None, None, (setup, compile(t[2], "<input>", "eval"), compile(t[3], "<expected>", "eval"), None))
-        return (kind, None, None, (setup, None, None, compile(t[4], "<test>", "exec")))
-    return (kind, None, None, None)
-
-
-def kill_one(pid):
-    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-        try:
-            target()
-        except (ProcessLookupError, PermissionError):
-            pass
-    try:
-        _, st = os.waitpid(pid, 0)
-        return st
-    except ChildProcessError:
-        return None
 
 
 def describe(status):
@@ -1044,12 +1103,34 @@ STARTED = [False]  # whether this worker has started a program yet
 def empty_tmp():
     """Removes everything under /tmp without following links. Raises Dirty
     when something is left (the worker is then replaced by a fresh one)."""
+    clear_dir(TMP)
+
+
+def remove_tree(d):
+    """Removes directory d and everything under it without following
+    links. Raises Dirty when something is left."""
     try:
-        top = os.listdir(TMP)
+        clear_dir(d)
+        os.rmdir(d)
+    except FileNotFoundError:
+        return
     except OSError:
-        try:  # a program may have made /tmp itself unreadable
-            os.chmod(TMP, 0o700)
-            top = os.listdir(TMP)
+        raise Dirty()
+
+
+def clear_dir(root):
+    """Removes everything under root without following links. Raises Dirty
+    when something is left."""
+    try:
+        top = os.listdir(root)
+    except FileNotFoundError:
+        if root == TMP:
+            raise Dirty()
+        return
+    except OSError:
+        try:  # a program may have made the directory unreadable
+            os.chmod(root, 0o700)
+            top = os.listdir(root)
         except OSError:
             raise Dirty()
     if not top:
@@ -1058,17 +1139,17 @@ def empty_tmp():
         # Usually all a program left is its empty working directory: rmdir
         # removes only an empty directory (never a link or what it names).
         try:
-            os.rmdir(os.path.join(TMP, top[0]))
+            os.rmdir(os.path.join(root, top[0]))
             return
         except OSError:
             pass  # not empty, not a directory, or unreadable: the long way
-    stack = [TMP]
+    stack = [root]
     dirs = []
     budget = 200000
     while stack:
         d = stack.pop()
         try:
-            if d != TMP:
+            if d != root:
                 os.chmod(d, 0o700)  # a program may have made it unreadable
             with os.scandir(d) as it:
                 entries = list(it)
@@ -1096,12 +1177,14 @@ def empty_tmp():
 class Test:
     """A test as the worker holds it."""
 
-    __slots__ = ("kind", "setup", "inp", "expected", "code", "bad", "legacy", "prefetch")
+    __slots__ = ("kind", "setup", "inp", "expected", "code", "bad", "legacy", "prefetch", "wanted", "entry")
 
     def __init__(self):
         self.kind = "J"
         self.setup = self.inp = self.expected = self.code = self.bad = self.legacy = None
         self.prefetch = ()
+        self.wanted = ()  # the names the test takes from the program (wanted_names)
+        self.entry = ""  # the function under test, taken from the program even if a builtin's name
 
 
 _compiled = {}
@@ -1115,7 +1198,7 @@ def compile_tests(raw, allow_objects):
         _compiled.clear()
     out = []
     for t in raw:
-        key = (allow_objects, bool(t.get("trusted")), t.get("setup"), t.get("code"), t.get("input"), t.get("expected"))
+        key = (allow_objects, bool(t.get("trusted")), t.get("setup"), t.get("code"), t.get("input"), t.get("expected"), t.get("entry"))
         w = _compiled.get(key)
         if w is None:
             w = _compiled[key] = compile_test(t, allow_objects)
@@ -1126,6 +1209,9 @@ def compile_tests(raw, allow_objects):
 def compile_test(t, allow_objects):
     """Compiles one test (a Test, never changed afterwards)."""
     w = Test()
+    entry = t.get("entry") or ""
+    if type(entry) is str and entry.isidentifier() and not entry.startswith("__"):
+        w.entry = entry
     try:
         w.setup = compile(t["setup"], "<setup>", "exec") if t.get("setup") else None
         if allow_objects:
@@ -1137,9 +1223,11 @@ def compile_test(t, allow_objects):
         elif t.get("trusted"):
             w.kind = "T"
             w.code = compile(t["code"], "<test>", "exec")
+            w.wanted = wanted_names(t.get("setup") or "", t["code"], w.entry)
             w.prefetch = prefetch_calls(literal_calls(t["code"]))
         else:
             w.code = compile(t["code"], "<test>", "exec")
+            w.wanted = wanted_names(t.get("setup") or "", t["code"], w.entry)
             if t.get("input"):
                 w.inp = compile(t["input"], "<input>", "eval")
                 w.expected = expected_value(t["expected"], t.get("setup") or "")
@@ -1148,6 +1236,33 @@ def compile_test(t, allow_objects):
     except BaseException as e:  # noqa: BLE001
         w.bad = exc_name(e)
     return w
+
+
+def wanted_names(setup, code, entry):
+    """The names a test (its setup, then its code) takes from the
+    program's module: the global names it uses and does not bind itself,
+    but for builtins and dunders, and the function under test, entry,
+    whatever its name. A program's other names never reach the test, so a
+    program that also defines abs, len or isinstance does not change what
+    the test's own uses of them do."""
+    src = setup + "\n" + code if setup else code
+    used = set()
+    try:
+        top = symtable.symtable(src, "<test>", "exec")
+        bound = {s.get_name() for s in top.get_symbols() if s.is_assigned() or s.is_imported()}
+        tables = [top]
+        while tables:
+            t = tables.pop()
+            tables.extend(t.get_children())
+            for sym in t.get_symbols():
+                if sym.is_referenced() and (t is top or sym.is_global()):
+                    used.add(sym.get_name())
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        bound = set()
+    out = sorted(n for n in used - bound if not n.startswith("__") and n not in BUILTINS and n != entry)
+    if entry:
+        out.insert(0, entry)
+    return tuple(out[:MAX_NAMES])
 
 
 _expected_cache = {}
@@ -1167,7 +1282,7 @@ def expected_value(src, setup):
         return _expected_cache[key]
     if len(_expected_cache) > 20000:
         _expected_cache.clear()
-    out = run_in_child(lambda: _eval_expected(src, setup), 2.0, {"memory": 1 << 30, "nproc": 1}, TMP + "/expected")
+    out = run_task(("expected", src, setup), 2.0, {"memory": 1 << 30, "nproc": 1}, "expected")
     value = None
     if out.get("ok"):
         try:
@@ -1183,6 +1298,30 @@ def _eval_expected(src, setup):
     if setup:
         exec(compile(setup, "<setup>", "exec"), g)
     return encode(eval(compile(src, "<expected>", "eval"), g))
+
+
+def _tool_call(src, name, arg):
+    g = {"__name__": "ticoder_tool"}
+    exec(compile(src, "<tool>", "exec"), g)
+    return g[name](arg)
+
+
+def task_main(wfd, head):
+    """A task's process (see run_task): runs it and writes its JSON reply."""
+    try:
+        if head[1] == "expected":
+            out = {"ok": True, "result": _eval_expected(head[2], head[3])}
+        elif head[1] == "call":
+            out = {"ok": True, "result": _tool_call(head[2], head[3], head[4])}
+        else:
+            out = {"ok": False, "error": "unknown task"}
+    except BaseException as e:  # noqa: BLE001
+        out = {"ok": False, "error": clip("%s: %s" % (type(e).__name__, e), MAX_TEXT)}
+    try:
+        data = _dumps(out).encode()
+    except BaseException as e:  # noqa: BLE001
+        data = _dumps({"ok": False, "error": clip("result is not JSON: %s" % e, MAX_TEXT)}).encode()
+    write_all(wfd, data)
 
 
 MAX_PREFETCH = 256
@@ -1253,7 +1392,9 @@ def literal_calls(src):
 class Session:
     """The worker's side of one candidate process C."""
 
-    def __init__(self, reader, ctl_fd, token_hash, start):
+    def __init__(self, reader, ctl_fd, token_hash, start, ticket):
+        self.ticket = ticket  # C's spawn (see Zygote.child_pid)
+        self._pid = None
         self.heard = False  # whether C has sent anything
         self.sent = start  # the test whose calls went with the spawn
         self.rd = reader
@@ -1262,6 +1403,12 @@ class Session:
         self.broken = None  # the exception that broke the channel
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
+
+    def pid(self):
+        """C's pid (raises Dirty when the zygote is gone)."""
+        if self._pid is None:
+            self._pid = ZYGOTE.child_pid(self.ticket)
+        return self._pid
 
     def prefetch(self, j, keys):
         """Sends the calls of test j (their call_key texts) to C in one
@@ -1368,20 +1515,27 @@ class Proxy:
         return "<program function %s>" % self.__name__
 
 
-def test_globals(names, call):
+def test_globals(names, call, wanted):
+    """A test's globals from the names C reported (names_message): proxies
+    of the program's functions, its plain values, and modules it imported
+    under their own names. Only the names the test takes (wanted) are
+    accepted; the test's builtins are the real ones."""
     g = {"__name__": "__main__"}
     if type(names) is not dict:
         raise Garbled("bad names")
     for k, v in names.items():
-        if type(k) is not str or not k.isidentifier():
+        if type(k) is not str or k not in wanted:
             raise Garbled("bad name")
         if v == "f":
             g[k] = Proxy(k, call)
         elif type(v) is list and len(v) == 2 and v[0] == "v":
             g[k] = decode(v[1])
         elif type(v) is list and len(v) == 2 and v[0] == "m" and type(v[1]) is str:
-            mod = sys.modules.get(v[1])  # only modules already loaded here
-            if mod is not None:
+            # Only a module already loaded here, and only under its own name
+            # (`import os.path as path` too): a program cannot hand a test
+            # another module in place of the one it names.
+            mod = sys.modules.get(v[1])
+            if mod is not None and v[1].rsplit(".", 1)[-1] == k:
                 g[k] = mod
         else:
             raise Garbled("bad name kind")
@@ -1389,11 +1543,16 @@ def test_globals(names, call):
 
 
 def run_test_code(w, g):
-    """Runs a test's code in g; returns (outcome, exception text)."""
+    """Runs a test's code in g; returns (outcome, exception text). The
+    function under test stays the program's even where the setup (a
+    benchmark's prompt, say) defines a stub of it."""
     random.setstate(RANDOM_STATE)
+    tested = g.get(w.entry) if w.entry else None
     try:
         if w.setup is not None:
             exec(w.setup, g)
+            if tested is not None:
+                g[w.entry] = tested
         exec(w.code, g)
         return "pass", None
     except AssertionError:
@@ -1422,7 +1581,7 @@ def not_plain_text(type_name, why):
 
 def judge_trusted(w, j, names, sess, deadline):
     """A hidden test in the worker, against proxies of the program."""
-    g = test_globals(names, lambda n, a, k: sess.call(n, a, k, deadline))
+    g = test_globals(names, lambda n, a, k: sess.call(n, a, k, deadline), w.wanted)
     # (child_run keeps the same calls of a batch sent with the spawn.)
     sess.prefetch(j, [key for name, key in w.prefetch if names.get(name) == "f"])
     outcome, exc = run_test_code(w, g)
@@ -1432,33 +1591,22 @@ def judge_trusted(w, j, names, sess, deadline):
 
 
 def judge_forked(w, j, names, sess, deadline, limits):
-    """A generated test in a judge child of its own: its calls are relayed
-    (and checked) by the worker, and only its verdict is read from it."""
-    test_globals(names, None)  # validate before anything is forked
-    to_j_r, to_j_w = os.pipe()
-    from_j_r, from_j_w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(to_j_w)
-            os.close(from_j_r)
-            child_setup((to_j_r, from_j_w), limits, TMP + "/judge-%d" % j)
-            rd = LineReader(to_j_r)
-
-            def call(n, a, k):
-                send_line(from_j_w, {"c": n, "a": a, "k": k})
-                return get_dict(rd.read(None), "r", "x", "np", "why")
-
-            outcome, exc = run_test_code(w, test_globals(names, call))
-            send_line(from_j_w, {"o": outcome, "e": exc})
-        except BaseException:  # noqa: BLE001
-            pass
-        finally:
-            os._exit(0)
-    os.close(to_j_r)
-    os.close(from_j_w)
+    """A generated test in a judge process of its own, forked from the
+    zygote, so that it holds nothing of the worker's (no hidden test, no
+    expected value, no other request): it gets its own test and the
+    program's names, its calls are relayed (and checked) by the worker,
+    and only its verdict is read from it. What it leaves is removed before
+    C's next test: its processes, its directory."""
+    test_globals(names, None, w.wanted)  # validate before anything is forked
+    workdir = "judge-" + os.urandom(8).hex()
+    from_j_r, to_j_w, bell_r, ticket = ZYGOTE.spawn(limits, workdir)
+    os.close(bell_r)  # a judge's messages are few: no bell
     jrd = LineReader(from_j_r)
     try:
+        try:
+            write_until(to_j_w, frame(marshal.dumps(("judge", w.setup, w.code, names, w.wanted, w.entry))), deadline)
+        except Died:
+            return "crash", "test process died"
         while True:
             try:
                 msg = get_dict(jrd.read(deadline), "c", "a", "k", "o", "e")
@@ -1495,7 +1643,64 @@ def judge_forked(w, j, names, sess, deadline, limits):
     finally:
         os.close(to_j_w)
         os.close(from_j_r)
-        kill_one(pid)
+        end_judge(ticket, workdir, sess)
+
+
+def judge_main(wfd, rfd, head):
+    """A judge's process (see judge_forked): runs one generated test
+    against proxies whose calls go to the worker."""
+    _, setup, code, names, wanted, entry = head
+    w = Test()
+    w.setup, w.code, w.wanted, w.entry = setup, code, wanted, entry
+    rd = LineReader(rfd)
+
+    def call(n, a, k):
+        send_line(wfd, {"c": n, "a": a, "k": k})
+        return get_dict(rd.read(None), "r", "x", "np", "why")
+
+    try:
+        outcome, exc = run_test_code(w, test_globals(names, call, wanted))
+        send_line(wfd, {"o": outcome, "e": exc})
+    except BaseException:  # noqa: BLE001
+        pass
+
+
+def end_judge(ticket, workdir, sess):
+    """Kills a judge and whatever it started, reaps it and removes its
+    directory, leaving C (sess) running. Raises Dirty when that fails."""
+    pid = ZYGOTE.child_pid(ticket)
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except (ProcessLookupError, PermissionError):
+            pass
+    ZYGOTE.reap(pid)
+    kill_strays(sess.pid())
+    remove_tree(TMP + "/" + workdir)
+
+
+def kill_strays(c):
+    """Kills every process of this sandbox but the worker, the zygote and
+    C (c): what a judge started. (A process C started is killed too unless
+    it is still C's child.) Raises Dirty when processes survive."""
+    if not IS_INIT:
+        return
+    reap_own()
+    mine, zygotes = ZYGOTE.children_of_worker(), ZYGOTE.children()
+    if mine == [ZYGOTE.pid] and zygotes is not None and set(zygotes) <= {c}:
+        return  # the usual case: the judge started nothing
+    spare = {1, ZYGOTE.pid, c}
+    for attempt in range(2000):
+        for p in pids():
+            if p not in spare and not zombie(p):
+                _kill(p)
+        reap_own()
+        # (A zombie runs nothing: C's own unreaped children stay so.)
+        if not [p for p in pids() if p not in spare and not zombie(p)]:
+            return
+        if attempt > 10:
+            time.sleep(0.001)
+    raise Dirty()
 
 
 def judge_value(w, msg):
@@ -1544,8 +1749,9 @@ def legacy_result(msg, j):
     return rec
 
 
-def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
+def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "")):
     """Runs every test on one program; returns a list of result dicts.
+    ctests is the marshalled program's side of the tests (see handle_run).
 
     degrade = (n, limit, reduced): after n timeouts of this program, every
     later test gets at most limit seconds (0 turns it off); a timeout under
@@ -1569,21 +1775,23 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
         if start >= len(tests):
             break
         cpu = sum(timeouts[start:]) + 1
-        # C gets its token with the spawn. Only its hash stays in the
-        # worker, whose memory the judge children of generated tests share;
-        # the zygote's copy is of a process that will have ended before the
-        # next program's process is forked.
+        # C reads its token, its program and its tests from the worker after
+        # the fork (the zygote never holds them). Only the token's hash
+        # stays in the worker.
         token = os.urandom(16).hex()
         token_hash = hashlib.sha256(token.encode()).digest()
-        batch = [key for _, key in tests[start].prefetch] if tests[start].kind == "T" else []
+        batch = "[" + ",".join(key for _, key in tests[start].prefetch) + "]" if tests[start].kind == "T" else "[]"
         try:
-            rec_r, ctl_w, bell_r = ZYGOTE.spawn(program, start, dict(limits, cpu=cpu), token, batch)
+            rec_r, ctl_w, bell_r, ticket = ZYGOTE.spawn(dict(limits, cpu=cpu))
         except Dirty:
             raise Dirty() if started else NotStarted()
+        init = frame(marshal.dumps(("run", token, program, start, batch)), ctests)
         del token
-        sess = Session(LineReader(rec_r, bell_r), ctl_w, token_hash, start)
+        sess = Session(LineReader(rec_r, bell_r), ctl_w, token_hash, start, ticket)
         failure = None
         try:
+            write_until(ctl_w, init, _mono() + SPAWN_WAIT)
+            del init
             while start < len(tests):
                 if results[start] is not None:  # compiled badly: C skips it too
                     start += 1
@@ -1645,7 +1853,7 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
         os.close(ctl_w)
         os.close(bell_r)
         try:
-            pid = ZYGOTE.child_pid()
+            pid = sess.pid()
         except Dirty:
             # The zygote is gone. Unless this program's process was heard
             # from, the program never started: it runs again elsewhere.
@@ -1678,30 +1886,26 @@ def run_program(program, tests, timeouts, limits, degrade, skip=(0, 0, "")):
     return results
 
 
-def run_in_child(fn, timeout, limits, workdir):
-    """Runs fn() in a forked child; returns (ok, value or error text)."""
-    r, w = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(r)
-            child_setup((w,), dict(limits, cpu=timeout), workdir)
-            try:
-                out = {"ok": True, "result": fn()}
-            except BaseException as e:  # noqa: BLE001
-                out = {"ok": False, "error": clip("%s: %s" % (type(e).__name__, e), MAX_TEXT)}
-            try:
-                data = _dumps(out).encode()
-            except BaseException as e:  # noqa: BLE001
-                data = _dumps({"ok": False, "error": clip("result is not JSON: %s" % e, MAX_TEXT)}).encode()
-            write_all(w, data)
-        finally:
-            os._exit(0)
+SPAWN_WAIT = 30.0  # seconds a forked process has to read what it runs
+
+
+def run_task(spec, timeout, limits, workdir):
+    """Runs a task (see task_main) in a process the zygote forks, working in
+    TMP/workdir; returns its reply: {ok, result} or {ok: False, error}."""
+    deadline = _mono() + timeout
+    try:
+        r, w, bell_r, ticket = ZYGOTE.spawn(dict(limits, cpu=timeout), workdir)
+    except Dirty:
+        sys.exit(0)  # the Go side replaces this worker
+    os.close(bell_r)
+    err = None
+    try:
+        write_until(w, frame(marshal.dumps(("task",) + spec)), _mono() + SPAWN_WAIT)
+    except Died:
+        err = "the task's process died"
     os.close(w)
     buf = bytearray()
-    deadline = _mono() + timeout
-    err = None
-    while True:
+    while err is None:
         left = deadline - _mono()
         if left <= 0:
             err = "timed out after %.1fs" % timeout
@@ -1717,12 +1921,15 @@ def run_in_child(fn, timeout, limits, workdir):
             err = "result too large"
             break
     os.close(r)
-    status = kill_one(pid)
     try:
+        pid = ZYGOTE.child_pid(ticket)
+        for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+            try:
+                target()
+            except (ProcessLookupError, PermissionError):
+                pass
+        status = ZYGOTE.reap(pid)
         kill_others()
-    except Dirty:
-        sys.exit(0)  # the Go side replaces this worker
-    try:
         empty_tmp()
     except Dirty:
         sys.exit(0)  # the Go side replaces this worker
@@ -1751,33 +1958,29 @@ def handle_run(req):
     allow = bool(req.get("allow_objects"))
     raw = req["tests"]
     tests = compile_tests(raw, allow)
-    # What the program's process gets: how to run its part of each test,
-    # as source (the zygote compiles it once per request).
+    # What each program's process gets after its fork: its part of each
+    # test, compiled here once per request. Nothing of a hidden test but
+    # the names it takes; nothing of an expected value.
     ctests = []
-    for t, w in zip(raw, tests):
+    for w in tests:
         if w.bad:
-            ctests.append(["-"])
+            ctests.append(("-",))
         elif w.kind == "A":
-            ctests.append(["A", t.get("setup") or "", t["input"]])
+            ctests.append(("A", w.setup, w.inp))
         elif w.kind == "L":
-            ctests.append(["L", t.get("setup") or "", t.get("input") or "", t.get("expected") or "", t.get("code") or ""])
+            ctests.append(("L", w.legacy))
         else:
-            ctests.append([w.kind])
+            ctests.append((w.kind, w.wanted))
+    ctests = marshal.dumps(tuple(ctests))
     timeouts = req["timeouts"]
     limits = req.get("limits", {})
     degrade = (req.get("degrade_after", 0), req.get("degrade_limit", 0), req.get("reduced", ""))
     skip = (int(req.get("skip_after", 0)), int(req.get("skip_from", 0)), req.get("not_run", ""))
     programs = req["programs"]
-    try:
-        if tests:
-            ZYGOTE.tests(ctests)
-    except Dirty:
-        send({"type": "done", "dirty": True, "handled": 0})
-        sys.exit(0)
     for i, prog in enumerate(programs):
         dirty = False
         try:
-            results = run_program(prog["code"], tests, timeouts, limits, degrade, skip) if tests else []
+            results = run_program(prog["code"], tests, ctests, timeouts, limits, degrade, skip) if tests else []
         except NotStarted:
             if STARTED[0]:
                 # A program before this one broke the sandbox (killed the
@@ -1805,14 +2008,8 @@ def handle_run(req):
 def handle_call(req):
     """Answers a call request (Go's callRequest): op, source, function, arg,
     timeout and limits. Reply: {type: "call", ok, result or error}."""
-    src, name, arg = req["source"], req["function"], req.get("arg")
-
-    def fn():
-        g = {"__name__": "ticoder_tool"}
-        exec(compile(src, "<tool>", "exec"), g)
-        return g[name](arg)
-
-    out = run_in_child(fn, req.get("timeout", 60), req.get("limits", {}), TMP + "/run")
+    spec = ("call", req["source"], req["function"], req.get("arg"))
+    out = run_task(spec, req.get("timeout", 60), req.get("limits", {}), "run")
     out["type"] = "call"
     send(out)
 

@@ -97,6 +97,12 @@ type Test struct {
 	// functions, which saves a process per program. Model-written and user
 	// tests must leave it false: they run in a judge process of their own.
 	Trusted bool `json:"trusted,omitempty"`
+	// Entry names the function under test. A test takes from the program
+	// only the names its code uses that are not builtins, and Entry, so a
+	// program that also defines abs or len changes nothing the test does;
+	// Entry is needed where the function under test has a builtin's name
+	// (MBPP's sum). It may be empty.
+	Entry string `json:"entry,omitempty"`
 }
 
 // String returns the test's source: its setup followed by its code.

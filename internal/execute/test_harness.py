@@ -88,5 +88,42 @@ class ClipTest(unittest.TestCase):
         self.assertEqual(harness.clip(7, 10), "int")
 
 
+class NamesTest(unittest.TestCase):
+    """What a test takes from a program: wanted_names, names_message and
+    test_globals."""
+
+    def test_wanted(self):
+        code = "import math\ndef check(candidate):\n    assert abs(candidate(1) - poly(2)) < 1e-6 and math.pi\ncheck(f)\n"
+        # Not the test's own bindings (check, math, candidate).
+        self.assertEqual(harness.wanted_names("", code, ""), ("f", "poly"))
+        # A helper the setup defines is the setup's; the entry is always taken.
+        self.assertEqual(harness.wanted_names("def poly(x):\n    return x\n", code, "sum"), ("sum", "f"))
+        self.assertEqual(harness.wanted_names("", "assert [g(x) for x in y] and (lambda z: h(z))(1)", ""), ("g", "h", "y"))
+        self.assertEqual(harness.wanted_names("", "assert sum(1, 2) == 3", "sum"), ("sum",))
+        self.assertEqual(harness.wanted_names("", "assert __import__('os') and len(x)", ""), ("x",))
+
+    def test_names_message(self):
+        import math
+        g = {"f": len, "abs": abs, "m": math, "v": [1], "o": object(), "__builtins__": {}}
+        msg = harness.names_message(0, g, ("f", "m", "v", "o", "absent"))
+        self.assertEqual(msg["n"], {"f": "f", "m": ["m", "math"], "v": ["v", {"l": [1]}]})
+
+    def test_globals_refuse_unwanted(self):
+        wanted = ("f", "math")
+        for names in [{"abs": "f"}, {"__builtins__": ["m", "os"]}, {"f": ["x", 1]}, {1: "f"}]:
+            with self.subTest(names=names):
+                with self.assertRaises(harness.Garbled):
+                    harness.test_globals(names, None, wanted)
+        g = harness.test_globals({"f": "f", "math": ["m", "math"]}, None, wanted)
+        self.assertEqual(sorted(g), ["__name__", "f", "math"])
+
+    def test_globals_modules_under_their_names(self):
+        import math
+        g = harness.test_globals({"math": ["m", "operator"], "path": ["m", "os.path"]}, None, ("math", "path"))
+        self.assertNotIn("math", g)  # not another module in its place
+        self.assertIs(g["path"], __import__("os").path)
+        self.assertIs(harness.test_globals({"math": ["m", "math"]}, None, ("math",))["math"], math)
+
+
 if __name__ == "__main__":
     unittest.main()
