@@ -23,14 +23,22 @@
 //   - `assert CALL == EXPECTED` (Test.Input, Test.Expected): the program's
 //     process evaluates CALL and sends the value; the worker compares it with
 //     EXPECTED itself, by Python's == on plain data. A literal EXPECTED is
-//     parsed with ast.literal_eval; any other is evaluated once, in a child
-//     that never sees a program, and kept as plain data.
+//     parsed with ast.literal_eval; any other is evaluated once, in a
+//     process that never sees a program, and kept as plain data.
 //   - A benchmark's own hidden tests (Test.Trusted): the test code runs in
 //     the worker against proxies of the program's functions; a call sends
 //     its arguments to the program's process and gets a plain value back.
 //   - Any other test: the same, in a judge process forked for that one test,
 //     whose calls the worker relays and checks and from which it reads one
-//     verdict, for that test only.
+//     verdict, for that test only. Its processes and directory are removed
+//     before the program's next test.
+//
+// A test sees only the program's names it uses: the global names of its
+// code that are not builtins (and not bound by the test itself), and
+// Test.Entry, the function under test, even where that is a builtin's name.
+// Its builtins are the real ones, so a program that also defines abs or len
+// changes nothing the test does; a module reaches a test only under its
+// own name.
 //
 // A value that is not plain data fails its test with a reason; with
 // Job.AllowObjects the program's process runs the tests itself and reports
@@ -47,12 +55,16 @@
 // bounded and validated: anything malformed is a crash of that test only.
 // Exception names, values and error texts are capped.
 //
-// The program's process is forked from a zygote that the worker starts
-// before any request, so it shares no memory with the worker: no test,
-// expected value or other program is in its address space, only its own
-// code, the call expressions (and setup) of the value tests it runs and the
-// literal calls of its first hidden test (sent with the fork, so that they
-// cost no round trip). It works in /tmp, which the worker empties after it.
+// Every process that runs untrusted code (a program's, a judge's, an
+// expected value's, a tool call's) is forked from a zygote that the worker
+// starts before any request and that is never sent a request's data: the
+// process reads what it runs from the worker, over a pipe of its own, after
+// the fork. So no hidden test, expected value, other test or earlier program
+// is in its address space: a program's holds its own code, the call
+// expressions (and setup) of the value tests it runs, the names its other
+// tests take and the literal calls of its first hidden test (sent with its
+// code, so that they cost no round trip). It works in /tmp, which the
+// worker empties after it.
 //
 // The process writes its messages without waking the worker for each: it
 // rings a bell (a byte on a third pipe) when it has written what the worker
