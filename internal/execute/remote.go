@@ -175,7 +175,7 @@ func (r *Remote) plan(st *runState, missing [][]int) []remoteBatch {
 		testBytes := 0
 		for _, j := range tests {
 			t := st.job.Tests[j]
-			testBytes += len(t.Setup) + len(t.Code) + len(t.Input) + len(t.Expected)
+			testBytes += len(t.Setup) + len(t.Code) + len(t.Input) + len(t.Expected) + len(t.Entry)
 		}
 		var cur []int
 		size := testBytes
