@@ -35,8 +35,9 @@ const (
 	ConsumerName = "ticoder-workers"
 	// keyHeader names the result key a job's results are published under.
 	keyHeader = "Ticoder-Result-Key"
-	// wireVersion is the version of the job and result messages.
-	wireVersion = 1
+	// wireVersion is the version of the job and result messages; 2 signs
+	// results.
+	wireVersion = 2
 )
 
 // Settings are the delivery rules of the job queue.
@@ -76,20 +77,54 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
-// ensureStreams creates or updates the jobs and results streams.
+// ensureStreams returns the jobs and results streams, creating with s those
+// that do not exist. Streams that exist are left as they are: coordinators
+// and workers of `ticoder broker` may not change them (the broker creates
+// them itself).
 func ensureStreams(ctx context.Context, js jetstream.JetStream, s Settings) (jobs, results jetstream.Stream, err error) {
-	jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if jobs, err = ensureStream(ctx, js, jobsStreamConfig(s)); err != nil {
+		return nil, nil, err
+	}
+	if results, err = ensureStream(ctx, js, resultsStreamConfig(s)); err != nil {
+		return nil, nil, err
+	}
+	return jobs, results, nil
+}
+
+// ensureStream returns the stream cfg names, creating it if need be.
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	st, err := js.Stream(ctx, cfg.Name)
+	if err == nil {
+		return st, nil
+	}
+	if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil, fmt.Errorf("nats: stream %s: %w", cfg.Name, err)
+	}
+	st, err = js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		st, err = js.Stream(ctx, cfg.Name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("nats: create stream %s: %w", cfg.Name, err)
+	}
+	return st, nil
+}
+
+// jobsStreamConfig is the configuration of the jobs stream.
+func jobsStreamConfig(s Settings) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:        JobsStream,
 		Description: "ticoder: sandboxed jobs for ticoder workers",
 		Subjects:    []string{JobsSubject},
 		Retention:   jetstream.WorkQueuePolicy,
 		Storage:     jetstream.FileStorage,
 		Duplicates:  s.Duplicates,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("nats: create stream %s: %w", JobsStream, err)
 	}
-	results, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+}
+
+// resultsStreamConfig is the configuration of the results stream.
+func resultsStreamConfig(s Settings) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:              ResultsStream,
 		Description:       "ticoder: results of sandboxed jobs",
 		Subjects:          []string{resultsPrefix + ">"},
@@ -99,11 +134,7 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, s Settings) (job
 		MaxMsgsPerSubject: 1,
 		MaxBytes:          s.ResultsBytes,
 		AllowDirect:       true,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("nats: create stream %s: %w", ResultsStream, err)
 	}
-	return jobs, results, nil
 }
 
 // ConnectOptions say how to reach a NATS server.
@@ -211,6 +242,8 @@ type resultMsg struct {
 	Call *callResult `json:"call,omitempty"`
 	// Worker names the worker that sent it.
 	Worker string `json:"worker,omitempty"`
+	// signer is the public key that signed it (set by openResult).
+	signer string
 }
 
 // callResult is the outcome of a call job.
@@ -255,16 +288,32 @@ func parseResultSubject(subj string) (string, int, bool) {
 	return rest[:dot], part, true
 }
 
-// decodeResult decodes and checks one result part received on subject
-// subj; anything malformed is an error (never a panic).
-func decodeResult(subj string, data []byte) (*resultMsg, error) {
+// ErrUnverified marks a result part that is not signed, for the job the
+// coordinator queued, by a worker it trusts; it is never used.
+var ErrUnverified = errors.New("result not signed by a trusted worker for this job")
+
+// openResult checks that data, received on subject subj, is a result part
+// signed by a worker that trust trusts, for the job whose queued message
+// has SHA-256 jobDigest, and decodes and checks its shape. Anything else is
+// an error (never a panic): ErrUnverified if the signature does not hold.
+func openResult(trust Trust, jobDigest [32]byte, subj string, data []byte) (*resultMsg, error) {
 	key, part, ok := parseResultSubject(subj)
 	if !ok {
 		return nil, fmt.Errorf("result on unexpected subject %q", subj)
 	}
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
+	}
+	if env.V != wireVersion {
+		return nil, fmt.Errorf("result %s: %w: version %d, want %d (are the workers' and coordinator's ticoder the same version?)", subj, ErrUnverified, env.V, wireVersion)
+	}
 	var m resultMsg
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("result %s: %w", subj, err)
+	if err := json.Unmarshal(env.Body, &m); err != nil {
+		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
+	}
+	if err := trust.verify(env.Signer, signedBytes(jobDigest, key, part, m.Parts, env.Body), env.Sig); err != nil {
+		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
 	}
 	switch {
 	case m.V != wireVersion:
@@ -281,6 +330,7 @@ func decodeResult(subj string, data []byte) (*resultMsg, error) {
 	}
 	m.Poison = clip.Text(m.Poison, maxErrorBytes)
 	m.Worker = clip.Text(m.Worker, 200)
+	m.signer = env.Signer
 	return &m, nil
 }
 
