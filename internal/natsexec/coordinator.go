@@ -63,7 +63,7 @@ type waiter struct {
 	// signed for it.
 	digest [32]byte
 	parts  map[int]*resultMsg
-	done  chan struct{}
+	done   chan struct{}
 	// bad holds the reason a part was refused; set with done closed.
 	bad error
 }
@@ -364,8 +364,10 @@ func (c *Coordinator) submit(ctx context.Context, id string, job *jobMsg, check 
 	return nil, fmt.Errorf("job %.12s: workers sent malformed results %d times: %w", id, c.opts.Retries+1, lastErr)
 }
 
-// badResult is a result that did not decode or fit its job.
+// badResult is a result that did not decode, verify or fit its job.
 type badResult struct{ error }
+
+func (b badResult) Unwrap() error { return b.error }
 
 // submitOnce queues data (whose SHA-256 is digest) under key and waits for
 // the result.

@@ -238,8 +238,8 @@ func (j rogueJob) seal(m resultMsg) []byte {
 }
 
 // rogue answers every job on the queue with reply(job) until the test
-// ends: a worker with key kp that sends what it likes.
-func rogue(t *testing.T, nc *nats.Conn, kp nkeys.KeyPair, reply func(j rogueJob) [][]byte) {
+// ends or stop is called: a worker with key kp that sends what it likes.
+func rogue(t *testing.T, nc *nats.Conn, kp nkeys.KeyPair, reply func(j rogueJob) [][]byte) (stop func()) {
 	t.Helper()
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -273,6 +273,7 @@ func rogue(t *testing.T, nc *nats.Conn, kp nkeys.KeyPair, reply func(j rogueJob)
 		t.Fatal(err)
 	}
 	t.Cleanup(cc.Stop)
+	return cc.Stop
 }
 
 // passRows is a well-formed result of j: every test passes.
