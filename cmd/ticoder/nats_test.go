@@ -100,9 +100,16 @@ func (p *proc) waitOutput(t *testing.T, substr string, d time.Duration) {
 	}
 }
 
-// testBroker starts an embedded NATS server on a free loopback port.
+// testBroker starts an embedded NATS server on a free loopback port. The
+// test's ticoder processes share a data directory of their own (through
+// $XDG_DATA_HOME), so the workers' key is the one the coordinators trust.
 func testBroker(t *testing.T) string {
 	t.Helper()
+	home := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", home)
+	if _, err := natsexec.LoadWorkerKey(filepath.Join(home, "ticoder", "worker.nk")); err != nil {
+		t.Fatal(err)
+	}
 	b, err := natsexec.StartBroker(natsexec.BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -471,5 +478,85 @@ func sameVerdicts(t *testing.T, local, remote []byte) {
 	}
 	if timing > 2 {
 		t.Errorf("%d samples differ by their time limit; want at most 2", timing)
+	}
+}
+
+// TestCoordinatorNeedsTrust: a coordinator that trusts no worker key stops
+// with a usage error that says how to trust one, and a trust file or the
+// user's own worker key is enough.
+func TestCoordinatorNeedsTrust(t *testing.T) {
+	url := testBroker(t)
+	samples, _ := slowSamples(t, 1)
+	ownKey := filepath.Join(os.Getenv("XDG_DATA_HOME"), "ticoder", "worker.nk")
+	pub, err := natsexec.WorkerPublicKey(ownKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trustFile := filepath.Join(t.TempDir(), "trusted")
+	if err := os.WriteFile(trustFile, []byte("# the lab's workers\n"+pub+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		home     string // $XDG_DATA_HOME: "own" keeps the test's, with its worker key
+		trust    string
+		wantCode int
+	}{
+		{"no key trusted", t.TempDir(), "", exitUsage},
+		{"own worker key", "own", "", exitOK},
+		{"trust file", t.TempDir(), trustFile, exitOK},
+		{"missing trust file", t.TempDir(), filepath.Join(t.TempDir(), "none"), exitBadInput},
+	}
+	startTicoder(t, "worker", "--nats", url, "--workers", "1")
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.home != "own" {
+				t.Setenv("XDG_DATA_HOME", tc.home)
+			}
+			args := checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, filepath.Join(t.TempDir(), "out.jsonl"))
+			if tc.trust != "" {
+				args = append([]string{"--nats-trust", tc.trust}, args...)
+			}
+			var stdout, stderr bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			code := runMain(ctx, args, &stdout, &stderr)
+			if code != tc.wantCode {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.wantCode, stderr.String())
+			}
+			if tc.wantCode == exitUsage {
+				for _, want := range []string{"trusts none", "--nats-trust", "ticoder worker --print-key"} {
+					if !strings.Contains(stderr.String(), want) {
+						t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestWorkerPrintKey: `ticoder worker --print-key` creates the key and
+// prints its public key, the same each time; a key file other users may
+// read is refused as bad input.
+func TestWorkerPrintKey(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "worker.nk")
+	var first string
+	for i := range 2 {
+		var stdout, stderr bytes.Buffer
+		if code := runMain(context.Background(), []string{"worker", "--key", key, "--print-key"}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		pub := strings.TrimSpace(stdout.String())
+		if !strings.HasPrefix(pub, "U") || len(pub) != 56 || (i == 1 && pub != first) {
+			t.Errorf("--print-key printed %q (first %q)", pub, first)
+		}
+		first = pub
+	}
+	if err := os.Chmod(key, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := runMain(context.Background(), []string{"worker", "--key", key, "--print-key"}, &stdout, &stderr); code != exitBadInput || !strings.Contains(stderr.String(), "chmod 600") {
+		t.Errorf("a world-readable key: exit %d, stderr %q; want %d and how to fix it", code, stderr.String(), exitBadInput)
 	}
 }
