@@ -150,7 +150,7 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout i
 	}
 	defer pool.Close()
 	co := g.nats
-	co.URL, co.Name = url, "ticoder worker"
+	co.URL, co.Name, co.Role = url, "ticoder worker", natsexec.RoleWorker
 	if co.Token == "" {
 		co.Token = natsexec.TokenFromEnv()
 	}

@@ -163,7 +163,7 @@ func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, er
 func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execute.Cache) (*engine, error) {
 	o := g.nats
 	o.URL = g.natsURL()
-	o.Name = "ticoder coordinator"
+	o.Name, o.Role = "ticoder coordinator", natsexec.RoleCoordinator
 	if o.Token == "" {
 		o.Token = natsexec.TokenFromEnv()
 	}

@@ -217,10 +217,10 @@ type envelope struct {
 
 // signedBytes is what a worker signs for one result part: the SHA-256 of
 // the exact job message it took off the queue, the result's key, the
-// part's number and count, and the SHA-256 of the part's bytes. A result
-// so signed fits only the job that was queued with that message under
-// that key.
-func signedBytes(jobDigest [32]byte, key string, part, parts int, body []byte) []byte {
+// part's number and the SHA-256 of the part's bytes (which hold the part
+// count and the rows). A result so signed fits only the job that was
+// queued with that message under that key.
+func signedBytes(jobDigest [32]byte, key string, part int, body []byte) []byte {
 	h := sha256.Sum256(body)
 	var b bytes.Buffer
 	b.WriteString("ticoder result\x00")
@@ -230,8 +230,6 @@ func signedBytes(jobDigest [32]byte, key string, part, parts int, body []byte) [
 	b.WriteString(key)
 	b.WriteByte(0)
 	b.WriteString(strconv.Itoa(part))
-	b.WriteByte(0)
-	b.WriteString(strconv.Itoa(parts))
 	b.WriteByte(0)
 	b.Write(h[:])
 	return b.Bytes()
@@ -244,7 +242,7 @@ func seal(kp nkeys.KeyPair, jobDigest [32]byte, m *resultMsg) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
-	sig, err := kp.Sign(signedBytes(jobDigest, m.Key, m.Part, m.Parts, body))
+	sig, err := kp.Sign(signedBytes(jobDigest, m.Key, m.Part, body))
 	if err != nil {
 		return nil, fmt.Errorf("sign result: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -152,6 +153,11 @@ type ConnectOptions struct {
 	Cert, Key string
 	// Name is the connection's name, shown in the server's monitoring.
 	Name string
+	// Role, if set, is the part the client plays: with a token, it logs in
+	// as that role's user of `ticoder broker`, with a password derived from
+	// the token (and with the plain token if the server refuses that: a
+	// NATS server with a single token of its own).
+	Role Role
 }
 
 // Connect connects to the NATS server of o and keeps reconnecting if the
@@ -170,9 +176,7 @@ func Connect(o ConnectOptions) (*nats.Conn, error) {
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { slog.Info("nats: reconnected", "server", nc.ConnectedAddr()) }),
-	}
-	if o.Token != "" {
-		opts = append(opts, nats.Token(o.Token))
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { slog.Warn("nats: server error", "error", err) }),
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
@@ -186,11 +190,51 @@ func Connect(o ConnectOptions) (*nats.Conn, error) {
 		}
 		opts = append(opts, nats.ClientCert(o.Cert, o.Key))
 	}
-	nc, err := nats.Connect(o.URL, opts...)
+	url, token := o.URL, o.Token
+	if o.Role != "" {
+		var inURL string
+		if url, inURL = splitURLToken(url); token == "" {
+			token = inURL
+		}
+	}
+	var nc *nats.Conn
+	var err error
+	switch {
+	case o.Role != "" && token != "":
+		nc, err = nats.Connect(url, append(opts, nats.UserInfo(string(o.Role), rolePassword(token, o.Role)))...)
+		if errors.Is(err, nats.ErrAuthorization) {
+			nc, err = nats.Connect(url, append(opts, nats.Token(token))...)
+		}
+	case token != "":
+		nc, err = nats.Connect(url, append(opts, nats.Token(token))...)
+	default:
+		nc, err = nats.Connect(url, opts...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("nats: connect to %s: %w (is a broker running? start one with `ticoder broker`)", redact(o.URL), err)
 	}
 	return nc, nil
+}
+
+// splitURLToken takes a token (user info without a password,
+// nats://TOKEN@host) out of the comma-separated URLs in urls, and returns
+// them without it, and the token.
+func splitURLToken(urls string) (rest, token string) {
+	var out []string
+	for _, one := range strings.Split(urls, ",") {
+		u, err := neturl.Parse(strings.TrimSpace(one))
+		if err == nil && u.User != nil {
+			if _, hasPass := u.User.Password(); !hasPass {
+				if token == "" {
+					token = u.User.Username()
+				}
+				u.User = nil
+				one = u.String()
+			}
+		}
+		out = append(out, one)
+	}
+	return strings.Join(out, ","), token
 }
 
 // TokenFromEnv returns $TICODER_NATS_TOKEN.
@@ -308,12 +352,12 @@ func openResult(trust Trust, jobDigest [32]byte, subj string, data []byte) (*res
 	if env.V != wireVersion {
 		return nil, fmt.Errorf("result %s: %w: version %d, want %d (are the workers' and coordinator's ticoder the same version?)", subj, ErrUnverified, env.V, wireVersion)
 	}
-	var m resultMsg
-	if err := json.Unmarshal(env.Body, &m); err != nil {
+	if err := trust.verify(env.Signer, signedBytes(jobDigest, key, part, env.Body), env.Sig); err != nil {
 		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
 	}
-	if err := trust.verify(env.Signer, signedBytes(jobDigest, key, part, m.Parts, env.Body), env.Sig); err != nil {
-		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
+	var m resultMsg
+	if err := json.Unmarshal(env.Body, &m); err != nil {
+		return nil, fmt.Errorf("result %s: %w", subj, err)
 	}
 	switch {
 	case m.V != wireVersion:
