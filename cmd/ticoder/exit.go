@@ -80,7 +80,8 @@ func exitClass(err error) int {
 		return exitInterrupted
 	case errors.As(err, &u), errors.Is(err, llm.ErrBadSpec), errors.Is(err, interact.ErrNoModel),
 		errors.Is(err, interact.ErrNoSignature), errors.Is(err, estimate.ErrNeedsDevSplit), errors.Is(err, estimate.ErrNeedsJudge),
-		errors.Is(err, estimate.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache), errors.Is(err, natsexec.ErrNoTrust):
+		errors.Is(err, estimate.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache), errors.Is(err, natsexec.ErrNoTrust),
+		errors.Is(err, natsexec.ErrOpenListener):
 		return exitUsage
 	case errors.Is(err, sandbox.ErrUnavailable):
 		return exitSandbox

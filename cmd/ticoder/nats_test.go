@@ -105,16 +105,27 @@ func (p *proc) waitOutput(t *testing.T, substr string, d time.Duration) {
 // $XDG_DATA_HOME), so the workers' key is the one the coordinators trust.
 func testBroker(t *testing.T) string {
 	t.Helper()
+	return testBrokerToken(t, "")
+}
+
+// testBrokerToken is testBroker with a token, if not "": the URL it
+// returns holds it (nats://TOKEN@127.0.0.1:PORT), so each ticoder process
+// logs in with its role's password derived from it.
+func testBrokerToken(t *testing.T, token string) string {
+	t.Helper()
 	home := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", home)
 	if _, err := natsexec.LoadWorkerKey(filepath.Join(home, "ticoder", "worker.nk")); err != nil {
 		t.Fatal(err)
 	}
-	b, err := natsexec.StartBroker(natsexec.BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	b, err := natsexec.StartBroker(natsexec.BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Shutdown)
+	if token != "" {
+		return strings.Replace(b.URL(), "nats://", "nats://"+token+"@", 1)
+	}
 	return b.URL()
 }
 
@@ -427,18 +438,25 @@ func TestNATSCoordinatorRestart(t *testing.T) {
 	}
 }
 
-// TestNATSLateWorker: a worker started after the run began takes its work.
+// TestNATSLateWorker: a worker started after the run began takes its work;
+// the broker has a token, so the coordinator and the worker log in with
+// their roles' rights.
 func TestNATSLateWorker(t *testing.T) {
-	url := testBroker(t)
+	url := testBrokerToken(t, "s3cret")
 	samples, want := slowSamples(t, 6)
 	out := filepath.Join(t.TempDir(), "results.jsonl")
 	coord := startTicoder(t, checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, out, "-v")...)
 	coord.waitOutput(t, "nats: job queued", time.Minute)
-	startTicoder(t, "worker", "--nats", url, "--workers", "2")
+	worker := startTicoder(t, "worker", "--nats", url, "--workers", "2")
 	if err := coord.wait(t, 3*time.Minute, "check"); err != nil {
 		t.Fatalf("check: %v\n%s", err, coord.out.String())
 	}
 	checkVerdicts(t, out, want)
+	for name, p := range map[string]*proc{"coordinator": coord, "worker": worker} {
+		if log := p.out.String(); strings.Contains(log, "Permissions Violation") {
+			t.Errorf("the %s was refused something its role needs:\n%s", name, log)
+		}
+	}
 	if !strings.Contains(coord.out.String(), "nats: worker joined") {
 		t.Errorf("the coordinator's -v log does not show the worker joining:\n%s", coord.out.String())
 	}
@@ -558,5 +576,40 @@ func TestWorkerPrintKey(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	if code := runMain(context.Background(), []string{"worker", "--key", key, "--print-key"}, &stdout, &stderr); code != exitBadInput || !strings.Contains(stderr.String(), "chmod 600") {
 		t.Errorf("a world-readable key: exit %d, stderr %q; want %d and how to fix it", code, stderr.String(), exitBadInput)
+	}
+}
+
+// TestBrokerRefusesOpenListeners: `ticoder broker` exits with status 2 and
+// says why when a listener beyond loopback lacks authentication or TLS.
+func TestBrokerRefusesOpenListeners(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		config string
+		args   []string
+		want   string
+	}{
+		{"websocket", "listen: 127.0.0.1:-1\nwebsocket { port: -1, no_tls: true }\n", nil, "websocket on every interface"},
+		{"http monitoring", "listen: 127.0.0.1:-1\nhttp: 0.0.0.0:8222\n", nil, "http monitoring on 0.0.0.0"},
+		{"client without a token", "", []string{"--listen", "0.0.0.0:0"}, "client on 0.0.0.0"},
+		{"client with a token, without TLS", "", []string{"--listen", "0.0.0.0:0", "--token", "s3cret"}, "has no TLS"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"broker", "--store", t.TempDir()}, tc.args...)
+			if tc.config != "" {
+				conf := filepath.Join(dir, fmt.Sprintf("nats-%d.conf", i))
+				if err := os.WriteFile(conf, []byte(tc.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "--config", conf)
+			}
+			var stdout, stderr bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if code := runMain(ctx, args, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d naming %q", code, stderr.String(), exitUsage, tc.want)
+			}
+		})
 	}
 }

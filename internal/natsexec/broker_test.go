@@ -114,7 +114,9 @@ func TestBrokerRoles(t *testing.T) {
 	cjs, _ := jetstream.New(coord)
 	wjs, _ := jetstream.New(worker)
 	key := strings.Repeat("c3", 32)
-	short := func() (context.Context, context.CancelFunc) { return context.WithTimeout(context.Background(), time.Second) }
+	short := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), time.Second)
+	}
 
 	// What each role may do: the job queue works.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
