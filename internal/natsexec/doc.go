@@ -33,7 +33,7 @@
 // trusts signed it for the message it queued under that key, and then
 // checks its size and shape (execute.Remote bounds its text again) before
 // anything reaches its cache; a part that fails is refused and the job
-// queued again under a new key, and the run fails after Retries refusals
+// queued again under a new key, and the run fails after Retries+1 refusals
 // (ErrUnverified names the cause). So a client that is not a trusted worker
 // cannot forge, plant (results on the stream are checked like live ones)
 // or replay results, and a trusted worker that lies spoils only results of
