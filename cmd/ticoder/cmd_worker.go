@@ -69,7 +69,7 @@ cache: results are stored by the coordinator.`,
   TICODER_NATS_TOKEN=... ticoder worker --nats tls://broker.lab:4222 --nats-ca ca.pem --workers 16`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWorker(cmd.Context(), g, o, cmd.OutOrStdout())
+			return runWorker(cmd.Context(), g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -84,7 +84,7 @@ cache: results are stored by the coordinator.`,
 	return cmd
 }
 
-func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout io.Writer) error {
+func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout, stderr io.Writer) error {
 	keyFile := o.key
 	if keyFile == "" {
 		var err error
@@ -119,8 +119,9 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout i
 		workers = 2 * runtime.NumCPU()
 	}
 	if g.unsafe {
-		fmt.Fprintln(os.Stderr, "ticoder: WARNING: --unsafe-no-sandbox: jobs from the queue run WITHOUT isolation, with your user's access to files and network")
+		fmt.Fprintln(stderr, "ticoder: WARNING: --unsafe-no-sandbox: jobs from the queue run WITHOUT isolation, with your user's access to files and network")
 	}
+	fmt.Fprintf(stderr, "ticoder: worker signing results with key %s (%s); coordinators of other users or machines list it in their --nats-trust file\n", pub, keyFile)
 	// Signals after the first (which cancels ctx: drain) stop at once.
 	stop, cancelStop := context.WithCancel(context.Background())
 	defer cancelStop()

@@ -525,7 +525,8 @@ func TestCoordinatorNeedsTrust(t *testing.T) {
 		{"trust file", t.TempDir(), trustFile, exitOK},
 		{"missing trust file", t.TempDir(), filepath.Join(t.TempDir(), "none"), exitBadInput},
 	}
-	startTicoder(t, "worker", "--nats", url, "--workers", "1")
+	worker := startTicoder(t, "worker", "--nats", url, "--workers", "1")
+	worker.waitOutput(t, "worker signing results with key "+pub, time.Minute)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.home != "own" {
