@@ -15,13 +15,14 @@ import (
 // brokerOptions are the flags of `ticoder broker`.
 type brokerOptions struct {
 	listen, store, token, config string
+	workerToken                  string
 	tlsCert, tlsKey, tlsClientCA string
 }
 
 func newBrokerCommand(g *globalOptions) *cobra.Command {
 	o := &brokerOptions{}
 	cmd := &cobra.Command{
-		Use:   "broker [--listen 127.0.0.1:4222] [--store DIR] [--token T | --config FILE]",
+		Use:   "broker [--listen 127.0.0.1:4222] [--store DIR] [--token T [--worker-token W] | --config FILE]",
 		Short: "Run a NATS server with JetStream for ticoder workers",
 		Long: `Broker runs an embedded NATS server with JetStream: the queue through which a
 coordinator (check, eval, gen, qe, run or serve with --nats) hands sandboxed
@@ -31,16 +32,33 @@ own (2.10 or later, JetStream enabled) point --nats at it instead.
 Jobs and results are kept in --store, so a broker restarted with the same
 directory still holds the queued work. It runs until Ctrl-C or SIGTERM.
 
-The broker listens on 127.0.0.1 unless told otherwise; on any other address
-it refuses to start without authentication, since whoever can publish a job
-can run code on the workers (in their sandbox) and read the results. Give
---token (or $TICODER_NATS_TOKEN; clients set the same variable or put it in
-the URL, nats://TOKEN@HOST:4222), or --config, a NATS server configuration
-file with users, nkeys or accounts (clients then use --nats-creds). --tls-cert
-and --tls-key make it speak TLS only (clients trust it with --nats-ca);
---tls-client-ca also requires client certificates.`,
+The broker has two kinds of users, each with its own subject rights:
+coordinators may queue jobs and read results, but not publish results, take
+jobs or change the streams; workers may take and ack jobs and publish
+results, but not queue jobs, read the results stream or change the streams.
+The broker creates the streams itself. With --token (or $TICODER_NATS_TOKEN)
+each client derives its role's password from the token it holds (clients set
+the same variable or put the token in the URL, nats://TOKEN@HOST:4222), so a
+token holder may act as either role; --worker-token (or
+$TICODER_NATS_WORKER_TOKEN) gives workers a token of their own, and --token
+then grants only the coordinator role. Without a token the broker listens on
+loopback only, and every local client has the rights of both roles.
+Whichever role a client has, a coordinator uses only results signed by a
+worker key it trusts (see ticoder worker --help).
+
+Beyond loopback, every listener needs authentication and TLS: the broker
+refuses to start (exit status 2) otherwise, since whoever reaches a port can
+queue jobs that run on the workers (in their sandbox) or disturb results.
+--tls-cert and --tls-key make it speak TLS only (clients trust it with
+--nats-ca); --tls-client-ca also requires client certificates. --config is
+a NATS server configuration file; the same rule holds for every listener in
+it (client, websocket, mqtt, leafnodes, cluster, gateway), and monitoring
+(http, https) and profiling ports must be on loopback. A configuration with
+users, nkeys or accounts of its own manages rights itself (clients then use
+--nats-creds; see the README for the subjects each role needs).`,
 		Example: `  ticoder broker                                   # loopback, for workers on this machine
   TICODER_NATS_TOKEN=$(openssl rand -hex 16) ticoder broker --listen 0.0.0.0:4222 --tls-cert cert.pem --tls-key key.pem
+  TICODER_NATS_TOKEN=$C TICODER_NATS_WORKER_TOKEN=$W ticoder broker --listen 0.0.0.0:4222 --tls-cert cert.pem --tls-key key.pem
   ticoder broker --config nats-server.conf`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,6 +69,7 @@ and --tls-key make it speak TLS only (clients trust it with --nats-ca);
 	f.StringVar(&o.listen, "listen", "", "HOST:PORT to listen on (default 127.0.0.1:4222, or the --config file's)")
 	f.StringVar(&o.store, "store", "", "directory for JetStream's files (default $XDG_DATA_HOME/ticoder/broker, ~/.local/share/ticoder/broker)")
 	f.StringVar(&o.token, "token", "", "token every client must give (default $TICODER_NATS_TOKEN, which other users cannot see in ps, unlike this flag)")
+	f.StringVar(&o.workerToken, "worker-token", "", "token of the worker role alone (default $TICODER_NATS_WORKER_TOKEN); --token then grants only the coordinator role")
 	f.StringVar(&o.config, "config", "", "NATS server configuration file (users, accounts, TLS, clustering)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "PEM certificate: speak TLS only")
 	f.StringVar(&o.tlsKey, "tls-key", "", "PEM private key of --tls-cert")
@@ -69,6 +88,13 @@ func runBroker(ctx context.Context, o *brokerOptions, stderr io.Writer) error {
 	if token == "" {
 		token = natsexec.TokenFromEnv()
 	}
+	workerToken := o.workerToken
+	if workerToken == "" {
+		workerToken = os.Getenv("TICODER_NATS_WORKER_TOKEN")
+	}
+	if workerToken != "" && token == "" {
+		return usagef("--worker-token needs --token (or $TICODER_NATS_TOKEN) for the coordinators")
+	}
 	store := o.store
 	if store == "" {
 		dir, err := dataHome()
@@ -81,7 +107,7 @@ func runBroker(ctx context.Context, o *brokerOptions, stderr io.Writer) error {
 		return fmt.Errorf("broker: %w (choose a directory with --store)", err)
 	}
 	b, err := natsexec.StartBroker(natsexec.BrokerOptions{
-		Listen: o.listen, StoreDir: store, Token: token, Config: o.config,
+		Listen: o.listen, StoreDir: store, Token: token, WorkerToken: workerToken, Config: o.config,
 		TLSCert: o.tlsCert, TLSKey: o.tlsKey, TLSClientCA: o.tlsClientCA,
 	})
 	if err != nil {

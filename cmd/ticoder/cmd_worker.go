@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -25,6 +27,8 @@ type workerOptions struct {
 	ackWait    time.Duration
 	maxDeliver int
 	drain      time.Duration
+	key        string
+	printKey   bool
 }
 
 func newWorkerCommand(g *globalOptions) *cobra.Command {
@@ -50,13 +54,22 @@ Ctrl-C or SIGTERM drains: the worker takes no new job, finishes those it
 holds (for up to --drain-timeout) and exits; a second signal hands the
 unfinished jobs back to the queue at once.
 
+The worker signs every result with its key (--key, created on first use,
+mode 0600; a key file other users may read is refused). Coordinators accept
+only results signed by a key they trust: a coordinator run as the same user
+on the same machine trusts this key by itself; others list the worker's
+public key (--print-key prints it, and the worker logs it at start) in their
+--nats-trust file. A signature covers the exact job message the worker took
+and the result's key, part and bytes, so it fits that job only.
+
 The worker needs Linux user namespaces, as every sandbox does. It keeps no
 cache: results are stored by the coordinator.`,
 		Example: `  ticoder worker --nats nats://127.0.0.1:4222
+  ticoder worker --print-key >> trusted-workers   # on each worker machine; coordinators use --nats-trust trusted-workers
   TICODER_NATS_TOKEN=... ticoder worker --nats tls://broker.lab:4222 --nats-ca ca.pem --workers 16`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runWorker(cmd.Context(), g, o)
+			return runWorker(cmd.Context(), g, o, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	f := cmd.Flags()
@@ -66,10 +79,31 @@ cache: results are stored by the coordinator.`,
 	f.DurationVar(&o.ackWait, "ack-wait", 30*time.Second, "a job without an ack or heartbeat for this long goes to another worker")
 	f.IntVar(&o.maxDeliver, "max-deliver", 4, "deliveries of a job before it is reported as a crash (at least 2)")
 	f.DurationVar(&o.drain, "drain-timeout", 10*time.Minute, "on Ctrl-C or SIGTERM, how long to finish the jobs held")
+	f.StringVar(&o.key, "key", "", "`FILE` of the key that signs results, created if missing (default $XDG_DATA_HOME/ticoder/worker.nk, ~/.local/share/ticoder/worker.nk)")
+	f.BoolVar(&o.printKey, "print-key", false, "print the public key of --key (creating it if missing) for coordinators' --nats-trust, and exit")
 	return cmd
 }
 
-func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
+func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout, stderr io.Writer) error {
+	keyFile := o.key
+	if keyFile == "" {
+		var err error
+		if keyFile, err = defaultWorkerKey(); err != nil {
+			return fmt.Errorf("no home directory: %w (choose a key file with --key)", err)
+		}
+	}
+	key, err := natsexec.LoadWorkerKey(keyFile)
+	if err != nil {
+		return err
+	}
+	pub, err := key.PublicKey()
+	if err != nil {
+		return fmt.Errorf("worker key %s: %w", keyFile, err)
+	}
+	if o.printKey {
+		fmt.Fprintln(stdout, pub)
+		return nil
+	}
 	url := g.natsURL()
 	if url == "" {
 		return usagef("worker: --nats URL is required (or $TICODER_NATS), e.g. --nats nats://127.0.0.1:4222 from `ticoder broker`")
@@ -85,8 +119,9 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
 		workers = 2 * runtime.NumCPU()
 	}
 	if g.unsafe {
-		fmt.Fprintln(os.Stderr, "ticoder: WARNING: --unsafe-no-sandbox: jobs from the queue run WITHOUT isolation, with your user's access to files and network")
+		fmt.Fprintln(stderr, "ticoder: WARNING: --unsafe-no-sandbox: jobs from the queue run WITHOUT isolation, with your user's access to files and network")
 	}
+	fmt.Fprintf(stderr, "ticoder: worker signing results with key %s (%s); coordinators of other users or machines list it in their --nats-trust file\n", pub, keyFile)
 	// Signals after the first (which cancels ctx: drain) stop at once.
 	stop, cancelStop := context.WithCancel(context.Background())
 	defer cancelStop()
@@ -116,7 +151,7 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
 	}
 	defer pool.Close()
 	co := g.nats
-	co.URL, co.Name = url, "ticoder worker"
+	co.URL, co.Name, co.Role = url, "ticoder worker", natsexec.RoleWorker
 	if co.Token == "" {
 		co.Token = natsexec.TokenFromEnv()
 	}
@@ -126,7 +161,7 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
 	}
 	defer nc.Close()
 	err = natsexec.Serve(ctx, stop, nc, natsexec.WorkerOptions{
-		Runner: pool, Sandboxes: workers, Jobs: o.jobs, ID: o.id,
+		Runner: pool, Sandboxes: workers, Jobs: o.jobs, ID: o.id, Key: key,
 		Settings: natsexec.Settings{AckWait: o.ackWait, MaxDeliver: o.maxDeliver},
 	})
 	if err != nil {
@@ -136,4 +171,14 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions) error {
 		return context.Canceled
 	}
 	return nil
+}
+
+// defaultWorkerKey returns the default worker key file,
+// $XDG_DATA_HOME/ticoder/worker.nk (else ~/.local/share/ticoder/worker.nk).
+func defaultWorkerKey() (string, error) {
+	dir, err := dataHome()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "worker.nk"), nil
 }

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"os"
 	"sync"
@@ -161,9 +163,17 @@ func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, er
 func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execute.Cache) (*engine, error) {
 	o := g.nats
 	o.URL = g.natsURL()
-	o.Name = "ticoder coordinator"
+	o.Name, o.Role = "ticoder coordinator", natsexec.RoleCoordinator
 	if o.Token == "" {
 		o.Token = natsexec.TokenFromEnv()
+	}
+	trust, err := g.workerTrust()
+	if err == nil && trust.Len() == 0 {
+		err = fmt.Errorf("nats: %w: a coordinator accepts only results signed by a worker key it trusts, and it trusts none", natsexec.ErrNoTrust)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
 	}
 	nc, err := natsexec.Connect(o)
 	if err != nil {
@@ -172,7 +182,7 @@ func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execut
 	}
 	setup, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	coord, err := natsexec.NewCoordinator(setup, nc, natsexec.CoordinatorOptions{})
+	coord, err := natsexec.NewCoordinator(setup, nc, natsexec.CoordinatorOptions{Trust: trust})
 	if err != nil {
 		nc.Close()
 		db.Close()
@@ -180,6 +190,36 @@ func openRemote(ctx context.Context, g *globalOptions, db *sql.DB, cache *execut
 	}
 	slog.Info("running sandboxed work on ticoder workers through NATS", "server", nc.ConnectedAddr(), "cache", g.cacheFile())
 	return &engine{Pool: execute.NewRemote(execute.RemoteOptions{Dispatcher: coord, Cache: cache}), DB: db, nc: nc, coord: coord}, nil
+}
+
+// workerTrust returns the worker keys a coordinator trusts: the public key
+// of this user's own worker key, if it exists, and those in --nats-trust
+// (else $TICODER_NATS_TRUST).
+func (g *globalOptions) workerTrust() (natsexec.Trust, error) {
+	var trust natsexec.Trust
+	if own, err := defaultWorkerKey(); err == nil {
+		pub, err := natsexec.WorkerPublicKey(own)
+		switch {
+		case err == nil:
+			if trust, err = natsexec.NewTrust(pub); err != nil {
+				return natsexec.Trust{}, err
+			}
+		case !errors.Is(err, fs.ErrNotExist):
+			return natsexec.Trust{}, err
+		}
+	}
+	file := g.natsTrust
+	if file == "" {
+		file = os.Getenv("TICODER_NATS_TRUST")
+	}
+	if file != "" {
+		more, err := natsexec.ReadTrust(file)
+		if err != nil {
+			return natsexec.Trust{}, err
+		}
+		trust = trust.Union(more)
+	}
+	return trust, nil
 }
 
 // natsURL returns --nats, else $TICODER_NATS.

@@ -11,6 +11,7 @@ import (
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
+	"github.com/ticoder/ticoder/internal/natsexec"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -79,7 +80,8 @@ func exitClass(err error) int {
 		return exitInterrupted
 	case errors.As(err, &u), errors.Is(err, llm.ErrBadSpec), errors.Is(err, interact.ErrNoModel),
 		errors.Is(err, interact.ErrNoSignature), errors.Is(err, estimate.ErrNeedsDevSplit), errors.Is(err, estimate.ErrNeedsJudge),
-		errors.Is(err, estimate.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache):
+		errors.Is(err, estimate.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache), errors.Is(err, natsexec.ErrNoTrust),
+		errors.Is(err, natsexec.ErrOpenListener):
 		return exitUsage
 	case errors.Is(err, sandbox.ErrUnavailable):
 		return exitSandbox
@@ -88,7 +90,8 @@ func exitClass(err error) int {
 		errors.Is(err, llm.ErrNoSamples), errors.Is(err, interact.ErrModelFailed):
 		return exitModel
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, interact.ErrBadSource),
-		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qestore.ErrNotCQE), errors.Is(err, qestore.ErrNoExamples):
+		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qestore.ErrNotCQE), errors.Is(err, qestore.ErrNoExamples),
+		errors.Is(err, natsexec.ErrBadKeyFile):
 		return exitBadInput
 	case errors.Is(err, store.ErrNewerSchema):
 		return exitError
@@ -131,6 +134,8 @@ func flagHint(err error) string {
 		return "pass --model MODEL"
 	case errors.Is(err, store.ErrNewerSchema):
 		return "--cache FILE (or $TICODER_CACHE) chooses the database file"
+	case errors.Is(err, natsexec.ErrNoTrust), errors.Is(err, natsexec.ErrUnverified):
+		return "list the workers' public keys (ticoder worker --print-key prints one) in a file given with --nats-trust FILE or $TICODER_NATS_TRUST; a worker run as this user on this machine is trusted without it"
 	}
 	return ""
 }

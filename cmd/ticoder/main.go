@@ -26,6 +26,8 @@ type globalOptions struct {
 	cpuProfile string
 	// nats, with a URL, sends sandboxed work to ticoder workers.
 	nats natsexec.ConnectOptions
+	// natsTrust is a file of the worker public keys a coordinator trusts.
+	natsTrust string
 	// logs is the log handler the command runs with (nil before it runs).
 	logs *logHandler
 }
@@ -109,6 +111,7 @@ pass@k of sample files, and estimates code quality without tests.
 	pf.StringVar(&g.nats.URL, "nats", "", "run sandboxed work on ticoder workers through the NATS server at `URL`, e.g. nats://127.0.0.1:4222 (default $TICODER_NATS; token in $TICODER_NATS_TOKEN; see ticoder broker --help and ticoder worker --help)")
 	pf.StringVar(&g.nats.Creds, "nats-creds", "", "NATS credentials `FILE` (JWT and nkey) for --nats")
 	pf.StringVar(&g.nats.CA, "nats-ca", "", "PEM `FILE` of the certificate authorities to trust for a TLS --nats server")
+	pf.StringVar(&g.natsTrust, "nats-trust", "", "`FILE` of the public keys of the workers whose results --nats accepts, one a line (default $TICODER_NATS_TRUST; your own worker key, ~/.local/share/ticoder/worker.nk, is trusted too; see ticoder worker --print-key)")
 	pf.BoolVar(&g.unsafe, "unsafe-no-sandbox", false, "run untrusted code WITHOUT namespace isolation (only rlimits); for machines without user namespaces")
 
 	root.AddCommand(

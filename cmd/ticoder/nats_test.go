@@ -100,14 +100,32 @@ func (p *proc) waitOutput(t *testing.T, substr string, d time.Duration) {
 	}
 }
 
-// testBroker starts an embedded NATS server on a free loopback port.
+// testBroker starts an embedded NATS server on a free loopback port. The
+// test's ticoder processes share a data directory of their own (through
+// $XDG_DATA_HOME), so the workers' key is the one the coordinators trust.
 func testBroker(t *testing.T) string {
 	t.Helper()
-	b, err := natsexec.StartBroker(natsexec.BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir()})
+	return testBrokerToken(t, "")
+}
+
+// testBrokerToken is testBroker with a token, if not "": the URL it
+// returns holds it (nats://TOKEN@127.0.0.1:PORT), so each ticoder process
+// logs in with its role's password derived from it.
+func testBrokerToken(t *testing.T, token string) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", home)
+	if _, err := natsexec.LoadWorkerKey(filepath.Join(home, "ticoder", "worker.nk")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := natsexec.StartBroker(natsexec.BrokerOptions{Listen: "127.0.0.1:0", StoreDir: t.TempDir(), Token: token})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Shutdown)
+	if token != "" {
+		return strings.Replace(b.URL(), "nats://", "nats://"+token+"@", 1)
+	}
 	return b.URL()
 }
 
@@ -420,18 +438,25 @@ func TestNATSCoordinatorRestart(t *testing.T) {
 	}
 }
 
-// TestNATSLateWorker: a worker started after the run began takes its work.
+// TestNATSLateWorker: a worker started after the run began takes its work;
+// the broker has a token, so the coordinator and the worker log in with
+// their roles' rights.
 func TestNATSLateWorker(t *testing.T) {
-	url := testBroker(t)
+	url := testBrokerToken(t, "s3cret")
 	samples, want := slowSamples(t, 6)
 	out := filepath.Join(t.TempDir(), "results.jsonl")
 	coord := startTicoder(t, checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, out, "-v")...)
 	coord.waitOutput(t, "nats: job queued", time.Minute)
-	startTicoder(t, "worker", "--nats", url, "--workers", "2")
+	worker := startTicoder(t, "worker", "--nats", url, "--workers", "2")
 	if err := coord.wait(t, 3*time.Minute, "check"); err != nil {
 		t.Fatalf("check: %v\n%s", err, coord.out.String())
 	}
 	checkVerdicts(t, out, want)
+	for name, p := range map[string]*proc{"coordinator": coord, "worker": worker} {
+		if log := p.out.String(); strings.Contains(log, "Permissions Violation") {
+			t.Errorf("the %s was refused something its role needs:\n%s", name, log)
+		}
+	}
 	if !strings.Contains(coord.out.String(), "nats: worker joined") {
 		t.Errorf("the coordinator's -v log does not show the worker joining:\n%s", coord.out.String())
 	}
@@ -471,5 +496,121 @@ func sameVerdicts(t *testing.T, local, remote []byte) {
 	}
 	if timing > 2 {
 		t.Errorf("%d samples differ by their time limit; want at most 2", timing)
+	}
+}
+
+// TestCoordinatorNeedsTrust: a coordinator that trusts no worker key stops
+// with a usage error that says how to trust one, and a trust file or the
+// user's own worker key is enough.
+func TestCoordinatorNeedsTrust(t *testing.T) {
+	url := testBroker(t)
+	samples, _ := slowSamples(t, 1)
+	ownKey := filepath.Join(os.Getenv("XDG_DATA_HOME"), "ticoder", "worker.nk")
+	pub, err := natsexec.WorkerPublicKey(ownKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	trustFile := filepath.Join(t.TempDir(), "trusted")
+	if err := os.WriteFile(trustFile, []byte("# the lab's workers\n"+pub+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name     string
+		home     string // $XDG_DATA_HOME: "own" keeps the test's, with its worker key
+		trust    string
+		wantCode int
+	}{
+		{"no key trusted", t.TempDir(), "", exitUsage},
+		{"own worker key", "own", "", exitOK},
+		{"trust file", t.TempDir(), trustFile, exitOK},
+		{"missing trust file", t.TempDir(), filepath.Join(t.TempDir(), "none"), exitBadInput},
+	}
+	worker := startTicoder(t, "worker", "--nats", url, "--workers", "1")
+	worker.waitOutput(t, "worker signing results with key "+pub, time.Minute)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.home != "own" {
+				t.Setenv("XDG_DATA_HOME", tc.home)
+			}
+			args := checkArgs(t, url, filepath.Join(t.TempDir(), "cache.db"), samples, filepath.Join(t.TempDir(), "out.jsonl"))
+			if tc.trust != "" {
+				args = append([]string{"--nats-trust", tc.trust}, args...)
+			}
+			var stdout, stderr bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			code := runMain(ctx, args, &stdout, &stderr)
+			if code != tc.wantCode {
+				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.wantCode, stderr.String())
+			}
+			if tc.wantCode == exitUsage {
+				for _, want := range []string{"trusts none", "--nats-trust", "ticoder worker --print-key"} {
+					if !strings.Contains(stderr.String(), want) {
+						t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestWorkerPrintKey: `ticoder worker --print-key` creates the key and
+// prints its public key, the same each time; a key file other users may
+// read is refused as bad input.
+func TestWorkerPrintKey(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "worker.nk")
+	var first string
+	for i := range 2 {
+		var stdout, stderr bytes.Buffer
+		if code := runMain(context.Background(), []string{"worker", "--key", key, "--print-key"}, &stdout, &stderr); code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr.String())
+		}
+		pub := strings.TrimSpace(stdout.String())
+		if !strings.HasPrefix(pub, "U") || len(pub) != 56 || (i == 1 && pub != first) {
+			t.Errorf("--print-key printed %q (first %q)", pub, first)
+		}
+		first = pub
+	}
+	if err := os.Chmod(key, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := runMain(context.Background(), []string{"worker", "--key", key, "--print-key"}, &stdout, &stderr); code != exitBadInput || !strings.Contains(stderr.String(), "chmod 600") {
+		t.Errorf("a world-readable key: exit %d, stderr %q; want %d and how to fix it", code, stderr.String(), exitBadInput)
+	}
+}
+
+// TestBrokerRefusesOpenListeners: `ticoder broker` exits with status 2 and
+// says why when a listener beyond loopback lacks authentication or TLS.
+func TestBrokerRefusesOpenListeners(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name   string
+		config string
+		args   []string
+		want   string
+	}{
+		{"websocket", "listen: 127.0.0.1:-1\nwebsocket { port: -1, no_tls: true }\n", nil, "websocket on every interface"},
+		{"http monitoring", "listen: 127.0.0.1:-1\nhttp: 0.0.0.0:8222\n", nil, "http monitoring on 0.0.0.0"},
+		{"client without a token", "", []string{"--listen", "0.0.0.0:0"}, "client on 0.0.0.0"},
+		{"client with a token, without TLS", "", []string{"--listen", "0.0.0.0:0", "--token", "s3cret"}, "has no TLS"},
+	}
+	for i, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"broker", "--store", t.TempDir()}, tc.args...)
+			if tc.config != "" {
+				conf := filepath.Join(dir, fmt.Sprintf("nats-%d.conf", i))
+				if err := os.WriteFile(conf, []byte(tc.config), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				args = append(args, "--config", conf)
+			}
+			var stdout, stderr bytes.Buffer
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if code := runMain(ctx, args, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), tc.want) {
+				t.Errorf("exit %d, stderr %q; want %d naming %q", code, stderr.String(), exitUsage, tc.want)
+			}
+		})
 	}
 }

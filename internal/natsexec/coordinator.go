@@ -26,9 +26,12 @@ type CoordinatorOptions struct {
 	// Recheck is how often a waiting job looks for its result on the
 	// results stream, in case a message was missed (default 15 s).
 	Recheck time.Duration
-	// Retries is how often a job whose result was malformed is queued
-	// again before the run fails (default 2).
+	// Retries is how often a job whose result was malformed or not signed
+	// by a trusted worker is queued again before the run fails (default 2).
 	Retries int
+	// Trust holds the public keys of the workers whose results are
+	// accepted; NewCoordinator refuses an empty one (ErrNoTrust).
+	Trust Trust
 }
 
 // Coordinator is an execute.Dispatcher that runs batches and calls on
@@ -56,15 +59,22 @@ type workerSeen struct {
 
 // waiter collects the parts of one result.
 type waiter struct {
-	parts map[int]*resultMsg
-	done  chan struct{}
+	// digest is the SHA-256 of the job message queued; every part must be
+	// signed for it.
+	digest [32]byte
+	parts  map[int]*resultMsg
+	done   chan struct{}
 	// bad holds the reason a part was refused; set with done closed.
 	bad error
 }
 
 // NewCoordinator sets up the streams on nc and starts listening for results
-// and worker status. Close stops it (not nc).
+// and worker status. Close stops it (not nc). It accepts only results signed
+// by a key in o.Trust, and fails with ErrNoTrust if there is none.
 func NewCoordinator(ctx context.Context, nc *nats.Conn, o CoordinatorOptions) (*Coordinator, error) {
+	if o.Trust.Len() == 0 {
+		return nil, fmt.Errorf("nats: %w: the coordinator would accept no result; trust the public key of each worker", ErrNoTrust)
+	}
 	o.Settings = o.Settings.withDefaults()
 	if o.Recheck <= 0 {
 		o.Recheck = 15 * time.Second
@@ -149,23 +159,33 @@ func (c *Coordinator) workerStatus(m *nats.Msg) {
 	}
 }
 
-// receive hands a result part to whoever waits for it.
+// receive checks a result part against each job waiting for it and hands
+// it over. A part that is malformed or not signed by a trusted worker for
+// that job fails the wait, so the job is queued again under a new key; it
+// is never used.
 func (c *Coordinator) receive(subj string, data []byte) {
-	m, err := decodeResult(subj, data)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err != nil {
-		key, _, ok := parseResultSubject(subj)
-		if ok {
-			for _, w := range c.waiters[key] {
-				w.fail(err)
-			}
-		}
-		slog.Warn("nats: malformed result ignored", "error", err)
+	key, _, ok := parseResultSubject(subj)
+	if !ok {
+		slog.Warn("nats: result on an unexpected subject ignored", "subject", subj)
 		return
 	}
-	for _, w := range c.waiters[m.Key] {
-		w.add(m)
+	c.mu.Lock()
+	ws := append([]*waiter(nil), c.waiters[key]...)
+	c.mu.Unlock()
+	for _, w := range ws {
+		m, err := openResult(c.opts.Trust, w.digest, subj, data)
+		c.mu.Lock()
+		if err != nil {
+			w.fail(err)
+		} else {
+			w.add(m)
+		}
+		c.mu.Unlock()
+		if err != nil {
+			slog.Warn("nats: result refused", "job", key, "error", err)
+		} else {
+			slog.Debug("nats: result part accepted", "job", key, "part", m.Part, "parts", m.Parts, "signer", m.signer, "worker", m.Worker)
+		}
 	}
 }
 
@@ -317,14 +337,15 @@ func (c *Coordinator) submit(ctx context.Context, id string, job *jobMsg, check 
 	if max := c.nc.MaxPayload(); int64(len(data)) > max {
 		return nil, fmt.Errorf("job %.12s is %d bytes, more than the server's %d-byte message limit (raise max_payload, or use smaller programs)", id, len(data), max)
 	}
+	digest := sha256.Sum256(data)
 	var lastErr error
 	for try := 0; try <= c.opts.Retries; try++ {
 		key := id
 		if try > 0 {
 			key = fmt.Sprintf("%s-r%d", id, try)
-			slog.Warn("nats: queueing a job again after a malformed result", "job", id[:12], "error", lastErr)
+			slog.Warn("nats: queueing a job again after a result was refused", "job", id[:12], "error", lastErr)
 		}
-		parts, err := c.submitOnce(ctx, key, data)
+		parts, err := c.submitOnce(ctx, key, data, digest)
 		if err == nil {
 			if err = check(parts); err == nil {
 				return parts, nil
@@ -337,15 +358,21 @@ func (c *Coordinator) submit(ctx context.Context, id string, job *jobMsg, check 
 		}
 		lastErr = err
 	}
+	if errors.Is(lastErr, ErrUnverified) {
+		return nil, fmt.Errorf("job %.12s: no result signed by a trusted worker for it in %d tries (are the workers' public keys trusted?): %w", id, c.opts.Retries+1, lastErr)
+	}
 	return nil, fmt.Errorf("job %.12s: workers sent malformed results %d times: %w", id, c.opts.Retries+1, lastErr)
 }
 
-// badResult is a result that did not decode or fit its job.
+// badResult is a result that did not decode, verify or fit its job.
 type badResult struct{ error }
 
-// submitOnce queues data under key and waits for the result.
-func (c *Coordinator) submitOnce(ctx context.Context, key string, data []byte) ([]*resultMsg, error) {
-	w := &waiter{parts: map[int]*resultMsg{}, done: make(chan struct{})}
+func (b badResult) Unwrap() error { return b.error }
+
+// submitOnce queues data (whose SHA-256 is digest) under key and waits for
+// the result.
+func (c *Coordinator) submitOnce(ctx context.Context, key string, data []byte, digest [32]byte) ([]*resultMsg, error) {
+	w := &waiter{digest: digest, parts: map[int]*resultMsg{}, done: make(chan struct{})}
 	c.mu.Lock()
 	c.waiters[key] = append(c.waiters[key], w)
 	c.mu.Unlock()

@@ -24,12 +24,28 @@
 // counted twice.
 //
 // Everything that comes off the queue is untrusted: a worker runs a job's
-// programs only in its sandbox and checks the job's shape first; a
-// coordinator checks every result's size and shape (and execute.Remote
-// bounds its text again), so a rogue worker can spoil results it returns but
-// cannot crash the coordinator.
+// programs only in its sandbox and checks the job's shape first. Every
+// result part is signed by the worker that ran the job with its ed25519
+// key (an nkeys user key, LoadWorkerKey); the signature covers the SHA-256
+// of the exact job message the worker took, the result's key, the part's
+// number and the SHA-256 of the part's bytes (its count and rows). A
+// coordinator (CoordinatorOptions.Trust) uses a part only if a key it
+// trusts signed it for the message it queued under that key, and then
+// checks its size and shape (execute.Remote bounds its text again) before
+// anything reaches its cache; a part that fails is refused and the job
+// queued again under a new key, and the run fails after Retries+1 refusals
+// (ErrUnverified names the cause). So a client that is not a trusted worker
+// cannot forge, plant (results on the stream are checked like live ones)
+// or replay results, and a trusted worker that lies spoils only results of
+// jobs whose message it has (those it was given), not others.
 //
 // Broker starts an embedded NATS server with JetStream for users without a
-// NATS deployment; it listens on loopback unless given a token or a server
-// configuration with authentication.
+// NATS deployment. It has a user for each Role with its own subject rights
+// (coordinators queue jobs and read results; workers take jobs and publish
+// results; neither may change the streams, which the broker creates through
+// an in-process connection of its own). With a token, clients log in as
+// their role with a password derived from it (ConnectOptions.Role); without
+// one the broker stays on loopback and local clients have both roles'
+// rights. Beyond loopback every listener needs authentication and TLS, and
+// monitoring stays on loopback (ErrOpenListener).
 package natsexec

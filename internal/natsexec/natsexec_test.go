@@ -5,6 +5,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/json"
@@ -22,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -63,9 +65,37 @@ func coordinator(t *testing.T, nc *nats.Conn, o CoordinatorOptions) *execute.Rem
 	return r
 }
 
+// newKey returns a new worker key.
+func newKey(t *testing.T) nkeys.KeyPair {
+	t.Helper()
+	kp, err := nkeys.CreateUser()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kp
+}
+
+// trustOf returns a Trust of the public keys of kps.
+func trustOf(t *testing.T, kps ...nkeys.KeyPair) Trust {
+	t.Helper()
+	var pubs []string
+	for _, kp := range kps {
+		pub, err := kp.PublicKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pubs = append(pubs, pub)
+	}
+	tr, err := NewTrust(pubs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
 // serve runs an in-process worker with a real sandbox pool on its own
-// connection until the test ends.
-func serve(t *testing.T, url string) {
+// connection, signing with kp, until the test ends.
+func serve(t *testing.T, url string, kp nkeys.KeyPair) {
 	t.Helper()
 	nc, err := Connect(ConnectOptions{URL: url, Name: "test worker"})
 	if err != nil {
@@ -74,7 +104,7 @@ func serve(t *testing.T, url string) {
 	pool := testutil.Pool(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ctx, nc, WorkerOptions{Runner: pool, Sandboxes: 2, ID: "test"}) }()
+	go func() { done <- Serve(ctx, ctx, nc, WorkerOptions{Runner: pool, Sandboxes: 2, ID: "test", Key: kp}) }()
 	t.Cleanup(func() {
 		cancel()
 		testutil.Receive(t, done, time.Minute, "the worker to stop")
@@ -86,8 +116,9 @@ func serve(t *testing.T, url string) {
 // pool gives, and each program row is reported once.
 func TestRemoteMatchesPool(t *testing.T) {
 	b, nc := broker(t)
-	serve(t, b.URL())
-	remote := coordinator(t, nc, CoordinatorOptions{})
+	kp := newKey(t)
+	serve(t, b.URL(), kp)
+	remote := coordinator(t, nc, CoordinatorOptions{Trust: trustOf(t, kp)})
 	pool := testutil.Pool(t)
 	inc := "def f(x):\n    return x + 1\n"
 	tests := []struct {
@@ -176,9 +207,39 @@ func TestRemoteMatchesPool(t *testing.T) {
 	})
 }
 
-// rogue answers every job on the queue with reply(key, job) until the test
-// ends: a worker that sends what it likes.
-func rogue(t *testing.T, nc *nats.Conn, reply func(key string, job *jobMsg) [][]byte) {
+// rogueJob is a job a rogue worker took off the queue.
+type rogueJob struct {
+	Key    string
+	Job    *jobMsg
+	Digest [32]byte
+	kp     nkeys.KeyPair
+	t      *testing.T
+}
+
+// sealRaw returns body, as part part, signed with the rogue's key
+// for this job.
+func (j rogueJob) sealRaw(part int, body string) []byte {
+	pub, _ := j.kp.PublicKey()
+	sig, err := j.kp.Sign(signedBytes(j.Digest, j.Key, part, []byte(body)))
+	if err != nil {
+		j.t.Error(err)
+	}
+	b, _ := json.Marshal(envelope{V: wireVersion, Signer: pub, Sig: sig, Body: json.RawMessage(body)})
+	return b
+}
+
+// seal returns m signed with the rogue's key for this job.
+func (j rogueJob) seal(m resultMsg) []byte {
+	b, err := seal(j.kp, j.Digest, &m)
+	if err != nil {
+		j.t.Error(err)
+	}
+	return b
+}
+
+// rogue answers every job on the queue with reply(job) until the test
+// ends or stop is called: a worker with key kp that sends what it likes.
+func rogue(t *testing.T, nc *nats.Conn, kp nkeys.KeyPair, reply func(j rogueJob) [][]byte) (stop func()) {
 	t.Helper()
 	js, err := jetstream.New(nc)
 	if err != nil {
@@ -201,7 +262,7 @@ func rogue(t *testing.T, nc *nats.Conn, reply func(key string, job *jobMsg) [][]
 			return
 		}
 		t.Logf("rogue: job %s", key)
-		for i, b := range reply(key, &job) {
+		for i, b := range reply(rogueJob{Key: key, Job: &job, Digest: sha256.Sum256(m.Data()), kp: kp, t: t}) {
 			if _, err := js.Publish(context.Background(), resultSubject(key, i), b); err != nil && !nc.IsClosed() {
 				t.Errorf("rogue: %v", err)
 			}
@@ -212,16 +273,16 @@ func rogue(t *testing.T, nc *nats.Conn, reply func(key string, job *jobMsg) [][]
 		t.Fatal(err)
 	}
 	t.Cleanup(cc.Stop)
+	return cc.Stop
 }
 
-// passRows is a well-formed result of job: every test passes.
-func passRows(key string, job *jobMsg) []byte {
-	rows := make([][]execute.Result, len(job.Run.Programs))
+// passRows is a well-formed result of j: every test passes.
+func passRows(j rogueJob) []byte {
+	rows := make([][]execute.Result, len(j.Job.Run.Programs))
 	for i := range rows {
-		rows[i] = make([]execute.Result, len(job.Run.Tests))
+		rows[i] = make([]execute.Result, len(j.Job.Run.Tests))
 	}
-	b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: rows})
-	return b
+	return j.seal(resultMsg{V: wireVersion, Key: j.Key, Parts: 1, Rows: rows})
 }
 
 // TestRogueWorker: results that do not decode or do not fit their job are
@@ -231,45 +292,42 @@ func TestRogueWorker(t *testing.T) {
 	job := execute.Job{Programs: []string{"def f():\n    return 1\n"}, Tests: []execute.Test{{Code: "assert f() == 1"}, {Code: "assert f() == 2"}}}
 	tests := []struct {
 		name string
-		bad  func(key string, job *jobMsg) []byte
+		bad  func(j rogueJob) []byte
 		// check, if set, is run on the rows when the bad result is used.
 		check func(t *testing.T, rows [][]execute.Result)
 	}{
-		{"not JSON", func(string, *jobMsg) []byte { return []byte("{not json") }, nil},
-		{"other version", func(key string, _ *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: 99, Key: key, Parts: 1})
+		{"not JSON", func(rogueJob) []byte { return []byte("{not json") }, nil},
+		{"other version", func(j rogueJob) []byte {
+			b, _ := json.Marshal(envelope{V: 99, Body: j.seal(resultMsg{V: wireVersion, Key: j.Key, Parts: 1})})
 			return b
 		}, nil},
-		{"another job's key", func(string, *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: strings.Repeat("ab", 32), Parts: 1})
-			return b
+		{"other version inside", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: 99, Key: j.Key, Parts: 1})
 		}, nil},
-		{"too few rows", func(key string, _ *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{}})
-			return b
+		{"another job's key", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: wireVersion, Key: strings.Repeat("ab", 32), Parts: 1})
 		}, nil},
-		{"short row", func(key string, _ *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{{}}}})
-			return b
+		{"too few rows", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: wireVersion, Key: j.Key, Parts: 1, Rows: [][]execute.Result{}})
 		}, nil},
-		{"unknown outcome", func(key string, _ *jobMsg) []byte {
-			return []byte(`{"v":1,"key":"` + key + `","part":0,"parts":1,"rows":[[{"outcome":"win"},{"outcome":"pass"}]]}`)
+		{"short row", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: wireVersion, Key: j.Key, Parts: 1, Rows: [][]execute.Result{{{}}}})
 		}, nil},
-		{"numeric outcome", func(key string, _ *jobMsg) []byte {
-			return []byte(`{"v":1,"key":"` + key + `","part":0,"parts":1,"rows":[[{"outcome":7},{"outcome":"pass"}]]}`)
+		{"unknown outcome", func(j rogueJob) []byte {
+			return j.sealRaw(0, `{"v":2,"key":"`+j.Key+`","part":0,"parts":1,"rows":[[{"outcome":"win"},{"outcome":"pass"}]]}`)
 		}, nil},
-		{"rows past the end", func(key string, _ *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, First: 3, Rows: [][]execute.Result{{{}, {}}}})
-			return b
+		{"numeric outcome", func(j rogueJob) []byte {
+			return j.sealRaw(0, `{"v":2,"key":"`+j.Key+`","part":0,"parts":1,"rows":[[{"outcome":7},{"outcome":"pass"}]]}`)
 		}, nil},
-		{"part past the count", func(key string, _ *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Part: 0, Parts: 0})
-			return b
+		{"rows past the end", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: wireVersion, Key: j.Key, Parts: 1, First: 3, Rows: [][]execute.Result{{{}, {}}}})
 		}, nil},
-		{"huge text is clipped, not refused", func(key string, _ *jobMsg) []byte {
-			b, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{
+		{"part past the count", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: wireVersion, Key: j.Key, Part: 0, Parts: 0})
+		}, nil},
+		{"huge text is clipped, not refused", func(j rogueJob) []byte {
+			return j.seal(resultMsg{V: wireVersion, Key: j.Key, Parts: 1, Rows: [][]execute.Result{{
 				{Outcome: execute.Error, Exception: strings.Repeat("E", 100_000), Value: strings.Repeat("v", 100_000), Seconds: -5}, {}}}})
-			return b
 		}, func(t *testing.T, rows [][]execute.Result) {
 			r := rows[0][0]
 			if len(r.Exception) > 5000 || len(r.Value) > 2000 || r.Seconds != 0 {
@@ -280,18 +338,17 @@ func TestRogueWorker(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, nc := broker(t)
+			kp := newKey(t)
 			var mu sync.Mutex
-			answered := map[string]bool{}
-			rogue(t, nc, func(key string, job *jobMsg) [][]byte {
+			rogue(t, nc, kp, func(j rogueJob) [][]byte {
 				mu.Lock()
 				defer mu.Unlock()
-				if strings.HasSuffix(key, "-r1") { // the retry gets a good answer
-					return [][]byte{passRows(key, job)}
+				if strings.HasSuffix(j.Key, "-r1") { // the retry gets a good answer
+					return [][]byte{passRows(j)}
 				}
-				answered[key] = true
-				return [][]byte{tc.bad(key, job)}
+				return [][]byte{tc.bad(j)}
 			})
-			remote := coordinator(t, nc, CoordinatorOptions{Recheck: time.Second})
+			remote := coordinator(t, nc, CoordinatorOptions{Recheck: time.Second, Trust: trustOf(t, kp)})
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			m, err := remote.Run(ctx, job, nil)
@@ -310,8 +367,9 @@ func TestRogueWorker(t *testing.T) {
 
 	t.Run("always bad", func(t *testing.T) {
 		_, nc := broker(t)
-		rogue(t, nc, func(string, *jobMsg) [][]byte { return [][]byte{[]byte("[]")} })
-		remote := coordinator(t, nc, CoordinatorOptions{Recheck: time.Second, Retries: 2})
+		kp := newKey(t)
+		rogue(t, nc, kp, func(j rogueJob) [][]byte { return [][]byte{j.sealRaw(0, "[]")} })
+		remote := coordinator(t, nc, CoordinatorOptions{Recheck: time.Second, Retries: 2, Trust: trustOf(t, kp)})
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		_, err := remote.Run(ctx, job, nil)
@@ -368,7 +426,7 @@ func TestCheckJob(t *testing.T) {
 	}{
 		{"good run", func() *jobMsg { return &jobMsg{V: wireVersion, Run: ok()} }, ""},
 		{"good call", func() *jobMsg { return &jobMsg{V: wireVersion, Call: &callJob{Function: "f"}} }, ""},
-		{"other version", func() *jobMsg { return &jobMsg{V: 2, Run: ok()} }, "version"},
+		{"other version", func() *jobMsg { return &jobMsg{V: 1, Run: ok()} }, "version"},
 		{"neither", func() *jobMsg { return &jobMsg{V: wireVersion} }, "neither"},
 		{"both", func() *jobMsg { return &jobMsg{V: wireVersion, Run: ok(), Call: &callJob{Function: "f"}} }, "neither"},
 		{"call without function", func() *jobMsg { return &jobMsg{V: wireVersion, Call: &callJob{}} }, "function"},
@@ -398,50 +456,33 @@ func TestCheckJob(t *testing.T) {
 	}
 }
 
-// TestBrokerNeedsAuthOffLoopback: the broker listens beyond loopback only
-// with a token, and then clients without it are refused.
-func TestBrokerNeedsAuthOffLoopback(t *testing.T) {
-	if _, err := StartBroker(BrokerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "without authentication") {
-		t.Fatalf("broker on 0.0.0.0 without a token: %v, want a refusal", err)
-	}
-	b, err := StartBroker(BrokerOptions{Listen: "0.0.0.0:0", StoreDir: t.TempDir(), Token: "s3cret"})
+// FuzzOpenResult: no input makes openResult panic, and what it accepts is
+// bounded, names its own subject and is signed by the trusted key.
+func FuzzOpenResult(f *testing.F) {
+	kp, err := nkeys.CreateUser()
 	if err != nil {
-		t.Fatal(err)
+		f.Fatal(err)
 	}
-	t.Cleanup(b.Shutdown)
-	url := strings.Replace(b.URL(), "0.0.0.0", "127.0.0.1", 1)
-	tests := []struct {
-		token string
-		ok    bool
-	}{{"", false}, {"wrong", false}, {"s3cret", true}}
-	for _, tc := range tests {
-		nc, err := Connect(ConnectOptions{URL: url, Token: tc.token})
-		if (err == nil) != tc.ok {
-			t.Errorf("token %q: connect error %v, want success %v", tc.token, err, tc.ok)
-		}
-		if nc != nil {
-			nc.Close()
-		}
+	pub, _ := kp.PublicKey()
+	trust, err := NewTrust(pub)
+	if err != nil {
+		f.Fatal(err)
 	}
-}
-
-// FuzzDecodeResult: no input makes decodeResult panic, and what it accepts
-// is bounded and names its own subject.
-func FuzzDecodeResult(f *testing.F) {
+	var digest [32]byte
 	key := strings.Repeat("0f", 32)
-	good, _ := json.Marshal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{{Outcome: execute.Pass}}}})
-	f.Add(resultSubject(key, 0), good)
-	f.Add(resultSubject(key, 0), []byte(`{"v":1,"key":"`+key+`","part":0,"parts":1,"poison":"x","call":{"ok":true,"result":[1]}}`))
-	f.Add(resultSubject(key+"-r1", 3), []byte(`{"v":1}`))
+	j := rogueJob{Key: key, Digest: digest, kp: kp}
+	f.Add(resultSubject(key, 0), j.seal(resultMsg{V: wireVersion, Key: key, Parts: 1, Rows: [][]execute.Result{{{Outcome: execute.Pass}}}}))
+	f.Add(resultSubject(key, 0), j.sealRaw(0, `{"v":2,"key":"`+key+`","part":0,"parts":1,"poison":"x","call":{"ok":true,"result":[1]}}`))
+	f.Add(resultSubject(key+"-r1", 3), []byte(`{"v":2}`))
 	f.Add("ticoder.results.x.y", []byte(`null`))
-	f.Add(resultSubject(key, 0), []byte(`{"v":1,"key":"`+key+`","parts":1,"rows":[[{"outcome":"nope"}]]}`))
+	f.Add(resultSubject(key, 0), j.sealRaw(0, `{"v":2,"key":"`+key+`","parts":1,"rows":[[{"outcome":"nope"}]]}`))
 	f.Fuzz(func(t *testing.T, subj string, data []byte) {
-		m, err := decodeResult(subj, data)
+		m, err := openResult(trust, digest, subj, data)
 		if err != nil {
 			return
 		}
 		k, part, ok := parseResultSubject(subj)
-		if !ok || m.Key != k || m.Part != part || m.Parts < 1 || m.Part >= m.Parts || len(m.Rows) > maxPrograms || len(m.Poison) > maxErrorBytes+10 {
+		if !ok || m.Key != k || m.Part != part || m.Parts < 1 || m.Part >= m.Parts || len(m.Rows) > maxPrograms || len(m.Poison) > maxErrorBytes+10 || m.signer != pub {
 			t.Fatalf("accepted %+v on %q", m, subj)
 		}
 	})
@@ -516,12 +557,13 @@ func TestSameBatchQueuedOnce(t *testing.T) {
 	var mu sync.Mutex
 	jobs := 0
 	release := make(chan struct{})
-	rogue(t, nc, func(key string, job *jobMsg) [][]byte {
+	kp := newKey(t)
+	rogue(t, nc, kp, func(j rogueJob) [][]byte {
 		mu.Lock()
 		jobs++
 		mu.Unlock()
 		<-release // answer once both coordinators have queued it
-		return [][]byte{passRows(key, job)}
+		return [][]byte{passRows(j)}
 	})
 	job := execute.Job{Programs: []string{"x = 1\n", "x = 2\n"}, Tests: []execute.Test{{Code: "assert x"}}}
 	var remotes []*execute.Remote
@@ -531,7 +573,7 @@ func TestSameBatchQueuedOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(c.Close)
-		remotes = append(remotes, coordinator(t, c, CoordinatorOptions{}))
+		remotes = append(remotes, coordinator(t, c, CoordinatorOptions{Trust: trustOf(t, kp)}))
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	neturl "net/url"
 	"os"
 	"regexp"
 	"strconv"
@@ -35,8 +36,9 @@ const (
 	ConsumerName = "ticoder-workers"
 	// keyHeader names the result key a job's results are published under.
 	keyHeader = "Ticoder-Result-Key"
-	// wireVersion is the version of the job and result messages.
-	wireVersion = 1
+	// wireVersion is the version of the job and result messages; 2 signs
+	// results.
+	wireVersion = 2
 )
 
 // Settings are the delivery rules of the job queue.
@@ -76,20 +78,54 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
-// ensureStreams creates or updates the jobs and results streams.
+// ensureStreams returns the jobs and results streams, creating with s those
+// that do not exist. Streams that exist are left as they are: coordinators
+// and workers of `ticoder broker` may not change them (the broker creates
+// them itself).
 func ensureStreams(ctx context.Context, js jetstream.JetStream, s Settings) (jobs, results jetstream.Stream, err error) {
-	jobs, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+	if jobs, err = ensureStream(ctx, js, jobsStreamConfig(s)); err != nil {
+		return nil, nil, err
+	}
+	if results, err = ensureStream(ctx, js, resultsStreamConfig(s)); err != nil {
+		return nil, nil, err
+	}
+	return jobs, results, nil
+}
+
+// ensureStream returns the stream cfg names, creating it if need be.
+func ensureStream(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	st, err := js.Stream(ctx, cfg.Name)
+	if err == nil {
+		return st, nil
+	}
+	if !errors.Is(err, jetstream.ErrStreamNotFound) {
+		return nil, fmt.Errorf("nats: stream %s: %w", cfg.Name, err)
+	}
+	st, err = js.CreateStream(ctx, cfg)
+	if errors.Is(err, jetstream.ErrStreamNameAlreadyInUse) {
+		st, err = js.Stream(ctx, cfg.Name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("nats: create stream %s: %w", cfg.Name, err)
+	}
+	return st, nil
+}
+
+// jobsStreamConfig is the configuration of the jobs stream.
+func jobsStreamConfig(s Settings) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:        JobsStream,
 		Description: "ticoder: sandboxed jobs for ticoder workers",
 		Subjects:    []string{JobsSubject},
 		Retention:   jetstream.WorkQueuePolicy,
 		Storage:     jetstream.FileStorage,
 		Duplicates:  s.Duplicates,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("nats: create stream %s: %w", JobsStream, err)
 	}
-	results, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+}
+
+// resultsStreamConfig is the configuration of the results stream.
+func resultsStreamConfig(s Settings) jetstream.StreamConfig {
+	return jetstream.StreamConfig{
 		Name:              ResultsStream,
 		Description:       "ticoder: results of sandboxed jobs",
 		Subjects:          []string{resultsPrefix + ">"},
@@ -99,11 +135,7 @@ func ensureStreams(ctx context.Context, js jetstream.JetStream, s Settings) (job
 		MaxMsgsPerSubject: 1,
 		MaxBytes:          s.ResultsBytes,
 		AllowDirect:       true,
-	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("nats: create stream %s: %w", ResultsStream, err)
 	}
-	return jobs, results, nil
 }
 
 // ConnectOptions say how to reach a NATS server.
@@ -121,6 +153,11 @@ type ConnectOptions struct {
 	Cert, Key string
 	// Name is the connection's name, shown in the server's monitoring.
 	Name string
+	// Role, if set, is the part the client plays: with a token, it logs in
+	// as that role's user of `ticoder broker`, with a password derived from
+	// the token (and with the plain token if the server refuses that: a
+	// NATS server with a single token of its own).
+	Role Role
 }
 
 // Connect connects to the NATS server of o and keeps reconnecting if the
@@ -139,9 +176,7 @@ func Connect(o ConnectOptions) (*nats.Conn, error) {
 			}
 		}),
 		nats.ReconnectHandler(func(nc *nats.Conn) { slog.Info("nats: reconnected", "server", nc.ConnectedAddr()) }),
-	}
-	if o.Token != "" {
-		opts = append(opts, nats.Token(o.Token))
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { slog.Warn("nats: server error", "error", err) }),
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
@@ -155,11 +190,51 @@ func Connect(o ConnectOptions) (*nats.Conn, error) {
 		}
 		opts = append(opts, nats.ClientCert(o.Cert, o.Key))
 	}
-	nc, err := nats.Connect(o.URL, opts...)
+	url, token := o.URL, o.Token
+	if o.Role != "" {
+		var inURL string
+		if url, inURL = splitURLToken(url); token == "" {
+			token = inURL
+		}
+	}
+	var nc *nats.Conn
+	var err error
+	switch {
+	case o.Role != "" && token != "":
+		nc, err = nats.Connect(url, append(opts, nats.UserInfo(string(o.Role), rolePassword(token, o.Role)))...)
+		if errors.Is(err, nats.ErrAuthorization) {
+			nc, err = nats.Connect(url, append(opts, nats.Token(token))...)
+		}
+	case token != "":
+		nc, err = nats.Connect(url, append(opts, nats.Token(token))...)
+	default:
+		nc, err = nats.Connect(url, opts...)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("nats: connect to %s: %w (is a broker running? start one with `ticoder broker`)", redact(o.URL), err)
 	}
 	return nc, nil
+}
+
+// splitURLToken takes a token (user info without a password,
+// nats://TOKEN@host) out of the comma-separated URLs in urls, and returns
+// them without it, and the token.
+func splitURLToken(urls string) (rest, token string) {
+	var out []string
+	for _, one := range strings.Split(urls, ",") {
+		u, err := neturl.Parse(strings.TrimSpace(one))
+		if err == nil && u.User != nil {
+			if _, hasPass := u.User.Password(); !hasPass {
+				if token == "" {
+					token = u.User.Username()
+				}
+				u.User = nil
+				one = u.String()
+			}
+		}
+		out = append(out, one)
+	}
+	return strings.Join(out, ","), token
 }
 
 // TokenFromEnv returns $TICODER_NATS_TOKEN.
@@ -211,6 +286,8 @@ type resultMsg struct {
 	Call *callResult `json:"call,omitempty"`
 	// Worker names the worker that sent it.
 	Worker string `json:"worker,omitempty"`
+	// signer is the public key that signed it (set by openResult).
+	signer string
 }
 
 // callResult is the outcome of a call job.
@@ -255,15 +332,31 @@ func parseResultSubject(subj string) (string, int, bool) {
 	return rest[:dot], part, true
 }
 
-// decodeResult decodes and checks one result part received on subject
-// subj; anything malformed is an error (never a panic).
-func decodeResult(subj string, data []byte) (*resultMsg, error) {
+// ErrUnverified marks a result part that is not signed, for the job the
+// coordinator queued, by a worker it trusts; it is never used.
+var ErrUnverified = errors.New("result not signed by a trusted worker for this job")
+
+// openResult checks that data, received on subject subj, is a result part
+// signed by a worker that trust trusts, for the job whose queued message
+// has SHA-256 jobDigest, and decodes and checks its shape. Anything else is
+// an error (never a panic): ErrUnverified if the signature does not hold.
+func openResult(trust Trust, jobDigest [32]byte, subj string, data []byte) (*resultMsg, error) {
 	key, part, ok := parseResultSubject(subj)
 	if !ok {
 		return nil, fmt.Errorf("result on unexpected subject %q", subj)
 	}
+	var env envelope
+	if err := json.Unmarshal(data, &env); err != nil {
+		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
+	}
+	if env.V != wireVersion {
+		return nil, fmt.Errorf("result %s: %w: version %d, want %d (are the workers' and coordinator's ticoder the same version?)", subj, ErrUnverified, env.V, wireVersion)
+	}
+	if err := trust.verify(env.Signer, signedBytes(jobDigest, key, part, env.Body), env.Sig); err != nil {
+		return nil, fmt.Errorf("result %s: %w: %v", subj, ErrUnverified, err)
+	}
 	var m resultMsg
-	if err := json.Unmarshal(data, &m); err != nil {
+	if err := json.Unmarshal(env.Body, &m); err != nil {
 		return nil, fmt.Errorf("result %s: %w", subj, err)
 	}
 	switch {
@@ -281,6 +374,7 @@ func decodeResult(subj string, data []byte) (*resultMsg, error) {
 	}
 	m.Poison = clip.Text(m.Poison, maxErrorBytes)
 	m.Worker = clip.Text(m.Worker, 200)
+	m.signer = env.Signer
 	return &m, nil
 }
 

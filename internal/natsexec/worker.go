@@ -2,6 +2,7 @@ package natsexec
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"github.com/nats-io/nkeys"
 
 	"github.com/ticoder/ticoder/internal/execute"
 )
@@ -29,6 +31,9 @@ type WorkerOptions struct {
 	Jobs int
 	// ID names the worker (default host-pid).
 	ID string
+	// Key signs the worker's results (see LoadWorkerKey); coordinators
+	// accept them only if they trust its public key. Required.
+	Key nkeys.KeyPair
 	// Settings are the queue's delivery rules; a worker creates the streams
 	// and the shared consumer with them if they do not exist.
 	Settings Settings
@@ -50,6 +55,13 @@ type WorkerStatus struct {
 // jobs it holds, acks them and returns. If stop is done too, jobs in
 // progress are handed back to the queue (Nak) at once.
 func Serve(drain, stop context.Context, nc *nats.Conn, o WorkerOptions) error {
+	if o.Key == nil {
+		return errors.New("nats: a worker needs a key to sign its results")
+	}
+	pub, err := o.Key.PublicKey()
+	if err != nil {
+		return fmt.Errorf("nats: worker key: %w", err)
+	}
 	o.Settings = o.Settings.withDefaults()
 	if o.Sandboxes <= 0 {
 		o.Sandboxes = 1
@@ -85,7 +97,7 @@ func Serve(drain, stop context.Context, nc *nats.Conn, o WorkerOptions) error {
 		return fmt.Errorf("nats: create consumer %s: %w", ConsumerName, err)
 	}
 	w := &natsWorker{o: o, nc: nc, js: js, stop: stop}
-	slog.Info("worker ready", "id", o.ID, "sandboxes", o.Sandboxes, "jobs", o.Jobs, "server", nc.ConnectedAddr())
+	slog.Info("worker ready", "id", o.ID, "sandboxes", o.Sandboxes, "jobs", o.Jobs, "server", nc.ConnectedAddr(), "key", pub)
 	statusDone := make(chan struct{})
 	go w.reportStatus(drain, statusDone)
 	var wg sync.WaitGroup
@@ -273,12 +285,14 @@ func shorten(row []execute.Result) []execute.Result {
 	return out
 }
 
-// finish publishes the result parts on the results stream and then acks the
-// job; if publishing fails, the job goes back to the queue.
+// finish signs the result parts for the job message msg, publishes them on
+// the results stream and then acks the job; if publishing fails, the job
+// goes back to the queue.
 func (w *natsWorker) finish(ctx context.Context, msg jetstream.Msg, key string, parts []resultMsg) {
+	digest := sha256.Sum256(msg.Data())
 	for i := range parts {
 		parts[i].V, parts[i].Key, parts[i].Part, parts[i].Parts, parts[i].Worker = wireVersion, key, i, len(parts), w.o.ID
-		b, err := json.Marshal(parts[i])
+		b, err := seal(w.o.Key, digest, &parts[i])
 		if err == nil {
 			pctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 			_, err = w.js.Publish(pctx, resultSubject(key, i), b)
