@@ -273,10 +273,10 @@ public final class Worker {
     }
 
     /**
-     * The packages whose types a test unit imports on demand (MBJP's prompts
-     * import the first four; java.lang is implicit).
+     * The packages whose types a test unit imports on demand: MBJP's
+     * prompts import these four (java.lang is implicit anyway).
      */
-    private static final String[] TEST_IMPORTS = {"java.io", "java.lang", "java.util", "java.math", "java.util.function", "java.util.stream"};
+    private static final String[] TEST_IMPORTS = {"java.io", "java.lang", "java.util", "java.math"};
 
     /**
      * Compiles the tests (only test only, if set) against the program's
