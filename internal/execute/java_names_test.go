@@ -24,6 +24,9 @@ func mbjpStyleTest(call, want string) Test {
 `}
 }
 
+// mbjpImports are the imports of MBJP's prompts.
+const mbjpImports = "import java.io.*;\nimport java.lang.*;\nimport java.util.*;\nimport java.math.*;\n\n"
+
 // TestJavaProgramNames: a program's own types, whatever they are named,
 // never change what the tests' names mean. A wrong F.f() (it returns an
 // empty collection) declares types named like a package the tests name
@@ -136,7 +139,9 @@ class F {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := p.Run(context.Background(), Job{Programs: []string{c.program}, Tests: c.tests, Timeout: 5 * time.Second}, nil)
+			// With MBJP's imports, the worker could compile the program and
+			// the tests as one unit, were it not for the program's types.
+			m, err := p.Run(context.Background(), Job{Programs: []string{c.program, mbjpImports + c.program}, Tests: c.tests, Timeout: 5 * time.Second}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +149,7 @@ class F {
 			if want == Pass {
 				want = Fail
 			}
-			for j, r := range m.Results[0] {
+			for j, r := range append(m.Results[0], m.Results[1]...) {
 				if r.Outcome == Pass {
 					t.Errorf("test %d passed the wrong program (value %s): its types renamed the test's names", j, r.Value)
 				} else if r.Outcome != want {
@@ -181,11 +186,11 @@ class Rev {
 		{Input: "Rev.rev(Arrays.<Integer>asList(1, 2, 3))", Expected: "Arrays.<Integer>asList(3, 2, 1)"},
 		mbjpStyleTest("Rev.rev(Arrays.asList(1, 2))", "Arrays.asList(2, 1)"),
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog, mbjpImports + prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for j, r := range m.Results[0] {
+	for j, r := range append(m.Results[0], m.Results[1]...) {
 		if r.Outcome != Pass {
 			t.Errorf("test %d: %v (%s, value %s), want pass", j, r.Outcome, r.Exception, r.Value)
 		}

@@ -43,6 +43,13 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ImportTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.Trees;
 import ticoder.values.Values;
 
 /**
@@ -251,7 +258,14 @@ public final class Worker {
         Map<String, byte[]>[] out = new Map[n];
         diagnostics = new String[n];
         String[] why = new String[1];
-        Map<String, byte[]> program = compile(r.program, null, why);
+        if (n > 0) {
+            Map<String, byte[]> together = compileTogether(r.program, r.tests, why);
+            if (together != null) {
+                java.util.Arrays.fill(out, together);
+                return out;
+            }
+        }
+        Map<String, byte[]> program = compile(r.program, null, -1, why);
         if (program == null) {
             java.util.Arrays.fill(diagnostics, why[0]);
             return out;
@@ -285,7 +299,7 @@ public final class Worker {
      * compile, as it would not in one unit.
      */
     private Map<String, byte[]> compileTests(Map<String, byte[]> program, List<Test> tests, Integer only, String[] why) {
-        Map<String, byte[]> classes = compile(testUnit(tests, only), program, why);
+        Map<String, byte[]> classes = compile(testUnit(tests, only), program, -1, why);
         if (classes == null) {
             return null;
         }
@@ -305,7 +319,12 @@ public final class Worker {
         for (String p : TEST_IMPORTS) {
             b.append("import ").append(p).append(".*; ");
         }
-        b.append('\n');
+        return b.append('\n').append(testBody(tests, only)).toString();
+    }
+
+    /** The source of the tests (only test only, if set). */
+    private static String testBody(List<Test> tests, Integer only) {
+        StringBuilder b = new StringBuilder();
         StringBuilder calls = new StringBuilder();
         for (int i = 0; i < tests.size(); i++) {
             if (only != null && only != i) {
@@ -326,6 +345,50 @@ public final class Worker {
             b.append("final class ").append(CALLS).append(" {\n").append(calls).append("}\n");
         }
         return b.toString();
+    }
+
+    /**
+     * Compiles the program and the tests as one unit, as javac would them
+     * apart, where that gives the tests' names the same meanings (a saving
+     * of one javac run per program): where the program is in the unnamed
+     * package, imports on demand the packages of TEST_IMPORTS and otherwise
+     * only types of theirs, and declares no type that {@link #hidden} keeps
+     * from the tests. Returns the classes, or null (then see compileAll).
+     */
+    private Map<String, byte[]> compileTogether(String program, List<Test> tests, String[] why) {
+        return compile(program + "\n" + testBody(tests, null), null, program.length(), why);
+    }
+
+    /**
+     * Reports whether the program's part (before offset end) of a unit
+     * parsed by javac is one that compileTogether may compile with the
+     * tests.
+     */
+    private static boolean together(CompilationUnitTree unit, SourcePositions pos, int end) {
+        if (unit.getPackageName() != null) {
+            return false;
+        }
+        Set<String> onDemand = new HashSet<>(List.of("java.lang"));
+        List<String> allowed = List.of(TEST_IMPORTS);
+        for (ImportTree im : unit.getImports()) {
+            String q = im.getQualifiedIdentifier().toString();
+            int dot = q.lastIndexOf('.');
+            if (im.isStatic() || dot < 0 || !allowed.contains(q.substring(0, dot))) {
+                return false;
+            }
+            if (q.endsWith(".*")) {
+                onDemand.add(q.substring(0, dot));
+            }
+        }
+        if (!onDemand.containsAll(allowed)) {
+            return false;
+        }
+        for (Tree t : unit.getTypeDecls()) {
+            if (pos.getStartPosition(unit, t) < end && t instanceof ClassTree c && hidden(c.getSimpleName().toString())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -391,9 +454,11 @@ public final class Worker {
     /**
      * Compiles source in memory: class name to bytes, or null and why[0].
      * The class path holds ticoder.values and, if program is set, the
-     * program's classes that are not hidden.
+     * program's classes that are not hidden. With together at 0 or more,
+     * source is a program (up to that offset) and tests, compiled only if
+     * {@link #together} allows it.
      */
-    private Map<String, byte[]> compile(String source, Map<String, byte[]> program, String[] why) {
+    private Map<String, byte[]> compile(String source, Map<String, byte[]> program, int together, String[] why) {
         Matcher m = PUBLIC_CLASS.matcher(source);
         String file = m.find() ? m.group(1) : "Main";
         JavaFileObject src = new SimpleJavaFileObject(URI.create("string:///" + file + ".java"), JavaFileObject.Kind.SOURCE) {
@@ -457,8 +522,21 @@ public final class Worker {
                 "-Xmaxerrs", "3");
         boolean ok;
         try {
-            ok = javac.getTask(null, mem, diags, opts, null, List.of(src)).call();
-        } catch (RuntimeException | StackOverflowError e) {
+            JavacTask task = (JavacTask) javac.getTask(null, mem, diags, opts, null, List.of(src));
+            if (together < 0) {
+                ok = task.call();
+            } else {
+                SourcePositions pos = Trees.instance(task).getSourcePositions();
+                for (CompilationUnitTree unit : task.parse()) {
+                    if (!together(unit, pos, together)) {
+                        why[0] = null;
+                        return null;
+                    }
+                }
+                task.generate();
+                ok = diags.getDiagnostics().stream().noneMatch(d -> d.getKind() == Diagnostic.Kind.ERROR);
+            }
+        } catch (RuntimeException | StackOverflowError | IOException e) {
             why[0] = "CompileError: javac failed: " + e.getClass().getName();
             return null;
         }
@@ -716,14 +794,15 @@ public final class Worker {
 
     private void warmUp() {
         String[] why = new String[1];
-        String src = "import java.util.*;\nclass W { static int f(List<Integer> x) { int s = 0; for (int v : x) s += v; return s; } }\n";
+        String src = "import java.io.*;\nimport java.lang.*;\nimport java.util.*;\nimport java.math.*;\nclass W { static int f(List<Integer> x) { int s = 0; for (int v : x) s += v; return s; } }\n";
         Test t = new Test();
         t.kind = 'M';
         t.source = "class Main { public static void main(String[] a) throws Exception { if (W.f(Arrays.asList(1, 2)) != 3) throw new Exception(); } }";
         for (int i = 0; i < 3; i++) {
-            Map<String, byte[]> program = compile(src, null, why);
+            Map<String, byte[]> program = compile(src, null, -1, why);
             if (program != null) {
                 compileTests(program, List.of(t), null, why);
+                compileTogether(src, List.of(t), why);
             }
         }
     }
