@@ -31,7 +31,8 @@ var javadocRE = regexp.MustCompile(`(?s)/\*\*(.*?)\*/\s*(?:@[A-Za-z_.]+(?:\([^)]
 // ParseStub implements lang.Interactive: source is a class with a static
 // method to write (the last static method but main), its Javadoc the
 // description. The method's body may be empty or unfinished. No runner is
-// needed.
+// needed. A class named like a type that tests use (see ReservedName) is
+// refused: tests could not call it.
 func (Java) ParseStub(_ context.Context, _ execute.Runner, what, source string) (lang.Stub, error) {
 	if strings.TrimSpace(source) == "" {
 		return lang.Stub{}, fmt.Errorf("%w: %s is empty: give a class with a static method and a Javadoc comment", ErrBadStub, what)
@@ -49,8 +50,12 @@ func (Java) ParseStub(_ context.Context, _ execute.Runner, what, source string) 
 		return lang.Stub{}, fmt.Errorf("%w: %s declares no static method (other than main) to write", ErrBadStub, what)
 	}
 	entry := source[loc[4]:loc[5]]
-	if _, err := FindMethod(source, entry); err != nil {
+	m, err := FindMethod(source, entry)
+	if err != nil {
 		return lang.Stub{}, fmt.Errorf("%w: %s: %w", ErrBadStub, what, err)
+	}
+	if ReservedName(m.Class) {
+		return lang.Stub{}, fmt.Errorf("%w: %s: the class is named %s, which tests use for a type of java.lang, java.util, java.io or java.math (or a package); give it another name", ErrBadStub, what, m.Class)
 	}
 	start := loc[0]
 	sig := source[start:]
