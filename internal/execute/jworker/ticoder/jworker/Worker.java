@@ -189,7 +189,7 @@ public final class Worker {
     }
 
     /**
-     * One test. Kind 'M': source (extra code compiled with the program, may
+     * One test. Kind 'M': source (extra code compiled against the program, may
      * be empty) and name, a class whose static main(String[]) must return
      * normally; it fails by throwing AssertionError or java.lang.Exception.
      * Kind 'V': name is a Java expression (a call of the program), expected
