@@ -34,9 +34,9 @@ import (
 // imports): they see the program's classes they call, but none of its types
 // that is named like a package's first segment or a type of those packages
 // (one such would obscure or shadow what the tests mean: a class ticoder or
-// Arrays). Where the program imports just those packages and declares no
-// such type, program and tests are compiled as one unit, to the same
-// effect and for one javac run less.
+// Arrays). Where the program imports nothing but those packages (or types
+// of theirs) and declares no such type, program and tests are first
+// compiled as one unit, to the same effect and for one javac run less.
 //
 // Job.AllowObjects, Job.DegradeAfter and Job.SkipAfter are not applied:
 // values are always compared as plain data, and every test runs with its

@@ -196,3 +196,35 @@ class Rev {
 		}
 	}
 }
+
+// TestJavaTestImports: tests import java.io, java.lang, java.util and
+// java.math whatever the program imports, and the program sees only its
+// own imports.
+func TestJavaTestImports(t *testing.T) {
+	p := newTestJavaPool(t)
+	progs := []string{
+		"class B {\n    static Object two() { return 2; }\n}\n",
+		"import java.util.*;\n\nclass B {\n    static Object two() { return new ArrayList<Integer>(List.of(2)).get(0); }\n}\n",
+		"class B {\n    static Object two() { return new BigInteger(\"2\"); }\n}\n", // java.math is not imported
+	}
+	tests := []Test{
+		{Input: "B.two()", Expected: "BigInteger.valueOf(2).intValue()"},
+		{Input: "B.two()", Expected: "Arrays.asList(2).get(0)"},
+		mbjpStyleTest("B.two()", "new BigDecimal(\"2\").intValue()"),
+	}
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range m.Results {
+		for j, r := range row {
+			want := Pass
+			if i == 2 {
+				want = Error
+			}
+			if r.Outcome != want {
+				t.Errorf("program %d, test %d: %v (%s), want %v", i, j, r.Outcome, r.Exception, want)
+			}
+		}
+	}
+}

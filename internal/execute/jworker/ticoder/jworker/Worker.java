@@ -351,9 +351,12 @@ public final class Worker {
      * Compiles the program and the tests as one unit, as javac would them
      * apart, where that gives the tests' names the same meanings (a saving
      * of one javac run per program): where the program is in the unnamed
-     * package, imports on demand the packages of TEST_IMPORTS and otherwise
-     * only types of theirs, and declares no type that {@link #hidden} keeps
-     * from the tests. Returns the classes, or null (then see compileAll).
+     * package, imports nothing but packages of TEST_IMPORTS and types of
+     * theirs, and declares no type that {@link #hidden} keeps from the
+     * tests. Every name of the tests then means in the one unit what it
+     * means apart, or nothing (a type of a package the program does not
+     * import): then the unit does not compile, and compileAll compiles
+     * them apart. Returns the classes, or null.
      */
     private Map<String, byte[]> compileTogether(String program, List<Test> tests, String[] why) {
         return compile(program + "\n" + testBody(tests, null), null, program.length(), why);
@@ -368,7 +371,6 @@ public final class Worker {
         if (unit.getPackageName() != null) {
             return false;
         }
-        Set<String> onDemand = new HashSet<>(List.of("java.lang"));
         List<String> allowed = List.of(TEST_IMPORTS);
         for (ImportTree im : unit.getImports()) {
             String q = im.getQualifiedIdentifier().toString();
@@ -376,12 +378,6 @@ public final class Worker {
             if (im.isStatic() || dot < 0 || !allowed.contains(q.substring(0, dot))) {
                 return false;
             }
-            if (q.endsWith(".*")) {
-                onDemand.add(q.substring(0, dot));
-            }
-        }
-        if (!onDemand.containsAll(allowed)) {
-            return false;
         }
         for (Tree t : unit.getTypeDecls()) {
             if (pos.getStartPosition(unit, t) < end && t instanceof ClassTree c && hidden(c.getSimpleName().toString())) {
