@@ -24,11 +24,19 @@ import (
 // Tests: a Test with Input is a value test (Input is a Java expression
 // calling the program, Expected an expression or empty; the value is
 // rendered as plain data and compared by the worker's Values.equal, never by
-// the program's own equals). Any other Test's Code is Java source compiled
-// with the program (after it, so the program's imports apply) that declares
-// a class with a static main(String[]); the test passes when main returns,
-// fails when it throws AssertionError or java.lang.Exception (MBJP's tests),
-// and errs on any other exception.
+// the program's own equals). Any other Test's Code is Java source that
+// declares a class with a static main(String[]); the test passes when main
+// returns, fails when it throws AssertionError or java.lang.Exception
+// (MBJP's tests), and errs on any other exception.
+//
+// Tests are compiled apart from the program, against its class files, with
+// java.io, java.lang, java.util and java.math imported on demand (MBJP's
+// imports): they see the program's classes they call, but none of its types
+// that is named like a package's first segment or a type of those packages
+// (one such would obscure or shadow what the tests mean: a class ticoder or
+// Arrays). Where the program imports nothing but those packages (or types
+// of theirs) and declares no such type, program and tests are first
+// compiled as one unit, to the same effect and for one javac run less.
 //
 // Job.AllowObjects, Job.DegradeAfter and Job.SkipAfter are not applied:
 // values are always compared as plain data, and every test runs with its

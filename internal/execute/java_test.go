@@ -3,9 +3,14 @@ package execute
 import (
 	"context"
 	"fmt"
+	"io/fs"
+	"os"
 	"os/exec"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
 // newTestJavaPool returns a sandboxed Java pool of two JVMs, closed at
@@ -121,4 +126,49 @@ class Sum {
 		}
 	}
 	b.ReportMetric(float64(200*b.N)/b.Elapsed().Seconds(), "programs/s")
+}
+
+// TestWorkerJarWithoutLocale compiles the JVM worker with no LANG or LC_*
+// in the environment (as under env -i): its UTF-8 sources must not be read
+// as ASCII.
+func TestWorkerJarWithoutLocale(t *testing.T) {
+	if _, err := exec.LookPath("javac"); err != nil {
+		t.Skip("no JDK (install openjdk-17-jdk-headless)")
+	}
+	home, err := sandbox.JavaHome()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_") || name == "JAVA_TOOL_OPTIONS" {
+			t.Setenv(name, "") // restored at cleanup
+			os.Unsetenv(name)
+		}
+	}
+	var names []string
+	err = fs.WalkDir(jworkerSources, "jworker", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nonASCII := false
+	for _, n := range names {
+		b, _ := jworkerSources.ReadFile(n)
+		nonASCII = nonASCII || strings.ContainsFunc(string(b), func(r rune) bool { return r > 0x7f })
+	}
+	if !nonASCII {
+		t.Fatal("the worker's sources are all ASCII: this test would prove nothing")
+	}
+	jar, err := buildWorkerJar(context.Background(), home, names)
+	if err != nil {
+		t.Fatalf("compile the worker without a locale: %v", err)
+	}
+	if len(jar) == 0 {
+		t.Fatal("empty jar")
+	}
 }

@@ -80,7 +80,9 @@ func buildWorkerJar(ctx context.Context, javaHome string, names []string) ([]byt
 	}
 	defer os.RemoveAll(dir)
 	src, out := filepath.Join(dir, "src"), filepath.Join(dir, "out")
-	args := []string{"-d", out, "-nowarn", "-Xlint:-removal,-deprecation",
+	// The sources are UTF-8 whatever the locale says (with LANG unset,
+	// javac would read them as ASCII).
+	args := []string{"-d", out, "-encoding", "UTF-8", "-J-Dfile.encoding=UTF-8", "-nowarn", "-Xlint:-removal,-deprecation",
 		"--add-exports", "java.base/jdk.internal.loader=ticoder.jworker"}
 	for _, n := range names {
 		b, _ := jworkerSources.ReadFile(n)

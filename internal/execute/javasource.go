@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -41,20 +42,43 @@ type SourceRun struct {
 	Exit int
 }
 
-// RunSource runs one Java source file in source-file mode (`java
-// Check.java`: compiled in memory, its first class's main run) in a fresh
-// sandboxed JVM, like the workers' (no /proc, read-only root, the pool's
-// memory and process limits), with JUnit 5's standalone jar on the class
-// path (shown read-only), gives it stdin, and kills it after timeout. It is for ticoder's own checks of an
-// exported JUnit class; the source holds the user's chosen program and
-// tests, untrusted like any candidate.
-func (p *JavaPool) RunSource(ctx context.Context, source, stdin string, timeout time.Duration) (SourceRun, error) {
+// SourceJob is what RunSource runs: Main, a Java source file, in
+// source-file mode with Args, and Files beside it in its directory,
+// /ticoder (their names must be plain file names).
+type SourceJob struct {
+	// Main is the source of the file run (its first class's main).
+	Main string
+	// Args are main's arguments.
+	Args []string
+	// Files are more files, by name, that main may read.
+	Files map[string]string
+}
+
+// sourceFileName is what a file of SourceJob.Files may be called.
+var sourceFileName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$`)
+
+// RunSource runs job.Main in source-file mode (`java Main.java args…`:
+// compiled in memory, its first class's main run) in a fresh sandboxed
+// JVM, like the workers' (no /proc, read-only root, the pool's memory and
+// process limits), with JUnit 5's standalone jar on the class path (shown
+// read-only) and job.Files in /ticoder, gives it stdin, and kills it after
+// timeout. It is for ticoder's own checks of an exported JUnit class: Main
+// is ticoder's, the files hold the user's chosen program and tests,
+// untrusted like any candidate.
+func (p *JavaPool) RunSource(ctx context.Context, job SourceJob, stdin string, timeout time.Duration) (SourceRun, error) {
 	jarPath, err := JUnitJar()
 	if err != nil {
 		return SourceRun{}, err
 	}
 	if jarPath, err = filepath.EvalSymlinks(jarPath); err != nil {
 		return SourceRun{}, fmt.Errorf("junit jar: %w", err)
+	}
+	files := map[string][]byte{"Main.java": []byte(job.Main)}
+	for name, text := range job.Files {
+		if !sourceFileName.MatchString(name) || files[name] != nil {
+			return SourceRun{}, fmt.Errorf("run java source: %q cannot be a file's name beside Main.java", name)
+		}
+		files[name] = []byte(text)
 	}
 	s := &p.spec
 	cfg := s.cfg
@@ -65,9 +89,11 @@ func (p *JavaPool) RunSource(ctx context.Context, source, stdin string, timeout 
 		"-XX:MaxMetaspaceSize=256m", "-XX:-UsePerfData", "-XX:+DisableAttachMechanism", "-Xrs",
 		"-XX:-UseContainerSupport", "-XX:+ExitOnOutOfMemoryError", "-XX:-CreateCoredumpOnCrash",
 		"-XX:ErrorFile=/dev/null", "-Djava.io.tmpdir=/tmp", "-Duser.home=/tmp", "-Dfile.encoding=UTF-8",
-		"-cp", jarPath, "/ticoder/Check.java",
+		"-Dsun.stdout.encoding=UTF-8", "-Dsun.stderr.encoding=UTF-8",
+		"-cp", jarPath, "/ticoder/Main.java",
 	}
-	cfg.JVM = sandbox.JVMConfig{Enabled: true, Files: map[string][]byte{"Check.java": []byte(source)}, ReadOnly: []string{jarPath},
+	cfg.Args = append(cfg.Args, job.Args...)
+	cfg.JVM = sandbox.JVMConfig{Enabled: true, Files: files, ReadOnly: []string{jarPath},
 		Processes: uint64(s.limits.Processes) + 48}
 	if !s.cgroups.Bounds("memory") {
 		cfg.JVM.AddressSpace = s.addressSpace

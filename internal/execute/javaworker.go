@@ -141,7 +141,7 @@ func startJVM(s *jvmSpec) (*jvmWorker, error) {
 }
 
 // javaTest is one test as the worker takes it: kind 'M' runs the static
-// main of class name (source is compiled with the program), kind 'V'
+// main of class name (source is compiled against the program), kind 'V'
 // evaluates the expression name and compares it with expected, if any.
 type javaTest struct {
 	kind     byte

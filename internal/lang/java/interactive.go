@@ -3,6 +3,7 @@ package java
 import (
 	"context"
 	"crypto/rand"
+	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -30,7 +31,8 @@ var javadocRE = regexp.MustCompile(`(?s)/\*\*(.*?)\*/\s*(?:@[A-Za-z_.]+(?:\([^)]
 // ParseStub implements lang.Interactive: source is a class with a static
 // method to write (the last static method but main), its Javadoc the
 // description. The method's body may be empty or unfinished. No runner is
-// needed.
+// needed. A class named like a type that tests use (see ReservedName) is
+// refused: tests could not call it.
 func (Java) ParseStub(_ context.Context, _ execute.Runner, what, source string) (lang.Stub, error) {
 	if strings.TrimSpace(source) == "" {
 		return lang.Stub{}, fmt.Errorf("%w: %s is empty: give a class with a static method and a Javadoc comment", ErrBadStub, what)
@@ -48,8 +50,12 @@ func (Java) ParseStub(_ context.Context, _ execute.Runner, what, source string) 
 		return lang.Stub{}, fmt.Errorf("%w: %s declares no static method (other than main) to write", ErrBadStub, what)
 	}
 	entry := source[loc[4]:loc[5]]
-	if _, err := FindMethod(source, entry); err != nil {
+	m, err := FindMethod(source, entry)
+	if err != nil {
 		return lang.Stub{}, fmt.Errorf("%w: %s: %w", ErrBadStub, what, err)
+	}
+	if ReservedName(m.Class) {
+		return lang.Stub{}, fmt.Errorf("%w: %s: the class is named %s, which tests use for a type of java.lang, java.util, java.io or java.math (or a package); give it another name", ErrBadStub, what, m.Class)
 	}
 	start := loc[0]
 	sig := source[start:]
@@ -130,14 +136,18 @@ func clipText(s string) string {
 	return s
 }
 
-// importRE finds import declarations.
-var importRE = regexp.MustCompile(`(?m)^[ \t]*import\s+(?:static\s+)?[A-Za-z0-9_.*$]+\s*;[ \t]*$`)
-
 // Export implements lang.Interactive: the program as CLASS.java and the
 // approved value tests as a JUnit 5 class CLASSTest in CLASSTest.java, one
 // @Test method each (assertArrayEquals for arrays, assertEquals with a
 // tolerance of 1e-9 for floating-point results, assertEquals otherwise).
 // Expected values are rendered as expressions of the return type.
+//
+// The two files are compiled together, in one package, so the program's
+// types are in scope in the test class: the test file imports every JDK
+// type and JUnit name it uses by a single-type import (which the
+// program's types cannot shadow) and names none in full (a program's
+// type could obscure the package). A test that names a package some other
+// way is left out, as a comment.
 func (j Java) Export(prompt, entry, program string, approved, rejected []execute.Test) (lang.Files, error) {
 	m, err := FindMethod(prompt, entry)
 	if err != nil {
@@ -149,99 +159,120 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 	}
 	f := lang.Files{CodeFile: class + ".java", Code: program, TestFile: class + "Test.java",
 		Command: "javac -cp " + junitJar + " *.java && java -jar " + junitJar + " -cp . --select-class " + class + "Test"}
-	var b strings.Builder
-	imports := map[string]bool{"import java.util.*;": true}
-	for _, im := range importRE.FindAllString(program, -1) {
-		imports[strings.TrimSpace(im)] = true
+	imports := map[string]bool{"import org.junit.jupiter.api.Test;": true}
+	var body strings.Builder
+	if len(approved) == 0 {
+		body.WriteString("    // No test was approved.\n")
+	}
+	n := 0
+	for _, t := range approved {
+		if t.Input == "" {
+			body.WriteString("\n    // Not a value test, not exported:\n")
+			writeComment(&body, t.String())
+			continue
+		}
+		a, assert := assertion(m, t.Input, j.ShowValue(prompt, entry, t.Expected))
+		line, ims, ok := importNames(a, class)
+		if !ok {
+			body.WriteString("\n    // Names a package in full, which a type of the program could obscure; not exported:\n")
+			writeComment(&body, a)
+			continue
+		}
+		imports["import static org.junit.jupiter.api.Assertions."+assert+";"] = true
+		for _, im := range ims {
+			imports["import "+im+";"] = true
+		}
+		n++
+		fmt.Fprintf(&body, "\n    @Test\n    void %s%d() {\n        %s\n    }\n", entry, n, line)
+	}
+	if len(rejected) > 0 {
+		body.WriteString("\n    // Tests you rejected (they do not match your intent):\n")
+		for _, t := range rejected {
+			line := t.String()
+			if t.Input != "" {
+				line = j.Question(t.Input, j.ShowValue(prompt, entry, t.Expected))
+			}
+			writeComment(&body, line)
+		}
 	}
 	list := make([]string, 0, len(imports))
 	for im := range imports {
 		list = append(list, im)
 	}
 	sort.Strings(list)
-	b.WriteString("import static org.junit.jupiter.api.Assertions.*;\n\n")
+	var b strings.Builder
 	for _, im := range list {
 		b.WriteString(im + "\n")
 	}
-	b.WriteString("\nimport org.junit.jupiter.api.Test;\n\n")
-	fmt.Fprintf(&b, "/** Tests of %s.%s approved with ticoder. */\nclass %sTest {\n", class, entry, class)
-	if len(approved) == 0 {
-		b.WriteString("    // No test was approved.\n")
-	}
-	n := 0
-	for _, t := range approved {
-		if t.Input == "" {
-			b.WriteString("\n    // Not a value test, not exported:\n")
-			for _, l := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
-				b.WriteString("    //   " + l + "\n")
-			}
-			continue
-		}
-		n++
-		fmt.Fprintf(&b, "\n    @Test\n    void %s%d() {\n        %s\n    }\n", entry, n, assertion(m, t.Input, j.ShowValue(prompt, entry, t.Expected)))
-	}
-	if len(rejected) > 0 {
-		b.WriteString("\n    // Tests you rejected (they do not match your intent):\n")
-		for _, t := range rejected {
-			line := t.String()
-			if t.Input != "" {
-				line = j.Question(t.Input, j.ShowValue(prompt, entry, t.Expected))
-			}
-			for _, l := range strings.Split(strings.TrimRight(line, "\n"), "\n") {
-				b.WriteString("    //   " + l + "\n")
-			}
-		}
-	}
+	fmt.Fprintf(&b, "\n/** Tests of %s.%s approved with ticoder. */\nclass %sTest {\n", class, entry, class)
+	b.WriteString(body.String())
 	b.WriteString("}\n")
 	f.Tests, f.TestCount = b.String(), n
 	return f, nil
 }
 
-// assertion is the JUnit assertion that call returns expected.
-func assertion(m Method, call, expected string) string {
+// writeComment writes text as comment lines of the test class.
+func writeComment(b *strings.Builder, text string) {
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		b.WriteString("    //   " + l + "\n")
+	}
+}
+
+// assertion is the JUnit assertion that call returns expected, and the
+// name of the method of JUnit's Assertions it calls.
+func assertion(m Method, call, expected string) (string, string) {
 	switch {
 	case expected == "":
-		return "assertDoesNotThrow(() -> " + call + ");"
+		return "assertDoesNotThrow(() -> " + call + ");", "assertDoesNotThrow"
 	case m.Return.Array > 0:
-		return "assertArrayEquals(" + expected + ", " + call + ");"
+		return "assertArrayEquals(" + expected + ", " + call + ");", "assertArrayEquals"
 	case m.Return.Name == "double" || m.Return.Name == "float" || m.Return.Name == "Double" || m.Return.Name == "Float":
-		return "assertEquals(" + expected + ", " + call + ", 1e-9);"
+		return "assertEquals(" + expected + ", " + call + ", 1e-9);", "assertEquals"
 	}
-	return "assertEquals(" + expected + ", " + call + ");"
+	return "assertEquals(" + expected + ", " + call + ");", "assertEquals"
 }
 
 // junitJar is Debian's JUnit 5 console launcher, for Files.Command.
 const junitJar = "/usr/share/java/junit-platform-console-standalone.jar"
 
-// checkClass is the class that runs the exported JUnit class.
-const checkClass = "TicoderJUnitCheck__"
+// checkMain is ticoder's check of an exported JUnit class (a Java source
+// file run in source-file mode): it compiles the code file and the test
+// file as two units of one package and runs the test class with JUnit's
+// launcher. It holds none of the program's code, so the program's types
+// cannot rename what it uses.
+//
+//go:embed junitcheck.java
+var checkMain string
 
 // checkRunner runs a Java source file with JUnit on the class path (an
 // *execute.JavaPool).
 type checkRunner interface {
-	RunSource(ctx context.Context, source, stdin string, timeout time.Duration) (execute.SourceRun, error)
+	RunSource(ctx context.Context, job execute.SourceJob, stdin string, timeout time.Duration) (execute.SourceRun, error)
 }
 
 // CheckExport implements lang.Interactive: the code file and the test file
-// are compiled together, with JUnit 5 (Debian's junit5), and the test class
-// is run by JUnit's launcher in a sandboxed JVM (r must be the Java pool).
-// It returns execute.ErrNoJUnit when JUnit is not installed.
+// are compiled together, with JUnit 5 (Debian's junit5), as javac does
+// them in the user's build (one unit each), and the test class is run by
+// JUnit's launcher in a sandboxed JVM (r must be the Java pool), by a
+// main class compiled apart from them (see checkMain). It returns
+// execute.ErrNoJUnit when JUnit is not installed.
 func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]string, error) {
 	cr, ok := r.(checkRunner)
 	if !ok {
 		return nil, errors.New("check the JUnit tests: the runner cannot run Java source files")
 	}
-	// The launcher's lines carry a nonce that main reads from stdin before
-	// any class of the program is initialized, and main prints them through
-	// the System.out it saw then: the program under test can neither read
-	// the nonce (not in the command line, a property or a field) nor
-	// filter what main prints, so it cannot forge the verdict.
+	// The launcher's lines carry a nonce (see checkMain).
 	var nb [16]byte
 	if _, err := rand.Read(nb[:]); err != nil {
 		return nil, fmt.Errorf("check the JUnit tests: %w", err)
 	}
 	nonce := hex.EncodeToString(nb[:])
-	run, err := cr.RunSource(ctx, checkSource(f), nonce+"\n", 60*time.Second)
+	job := execute.SourceJob{Main: checkMain, Args: []string{strings.TrimSuffix(f.TestFile, ".java"), f.CodeFile, f.TestFile},
+		Files: map[string]string{f.CodeFile: f.Code, f.TestFile: f.Tests}}
+	if f.CodeFile == f.TestFile {
+		return nil, fmt.Errorf("check the JUnit tests: the code file and the test file are both %s", f.CodeFile)
+	}
+	run, err := cr.RunSource(ctx, job, nonce+"\n", 60*time.Second)
 	if err != nil {
 		return nil, fmt.Errorf("check %s against %s: %w", f.TestFile, f.CodeFile, err)
 	}
@@ -267,50 +298,4 @@ func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]
 		failures = append(failures, fmt.Sprintf("%s and %s do not compile or run together (exit %d): %s", f.CodeFile, f.TestFile, run.Exit, out))
 	}
 	return failures, nil
-}
-
-// checkSource joins the code file, the test file and a main class that runs
-// the test class with JUnit's launcher into one source file, its imports
-// first.
-func checkSource(f lang.Files) string {
-	testClass := strings.TrimSuffix(f.TestFile, ".java")
-	imports := map[string]bool{}
-	strip := func(s string) string {
-		return importRE.ReplaceAllStringFunc(s, func(im string) string {
-			imports[strings.TrimSpace(im)] = true
-			return ""
-		})
-	}
-	code, tests := strip(f.Code), strip(f.Tests)
-	list := make([]string, 0, len(imports))
-	for im := range imports {
-		list = append(list, im)
-	}
-	sort.Strings(list)
-	var b strings.Builder
-	for _, im := range list {
-		b.WriteString(im + "\n")
-	}
-	fmt.Fprintf(&b, `
-public class %[1]s {
-    public static void main(String[] args) throws java.io.IOException {
-        String nonce = new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
-        java.io.PrintStream out = System.out;
-        var listener = new org.junit.platform.launcher.listeners.SummaryGeneratingListener();
-        var request = org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder.request()
-                .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(%[2]s.class)).build();
-        org.junit.platform.launcher.core.LauncherFactory.create().execute(request, listener);
-        var s = listener.getSummary();
-        for (var f : s.getFailures()) {
-            String msg = String.valueOf(f.getException());
-            if (msg.length() > 300) msg = msg.substring(0, 300);
-            out.println("TICODER-FAIL " + nonce + " " + f.getTestIdentifier().getDisplayName() + ": " + msg.replace('\n', ' '));
-        }
-        out.println("TICODER-DONE " + nonce + " " + s.getTestsSucceededCount() + " " + s.getTestsFailedCount());
-        System.exit(s.getTotalFailureCount() == 0 ? 0 : 1);
-    }
-}
-`, checkClass, testClass)
-	b.WriteString(code + "\n" + tests)
-	return b.String()
 }

@@ -52,7 +52,8 @@ func TestParseStub(t *testing.T) {
 	if err != nil || st.EntryPoint != "halves" || st.Docstring != "" {
 		t.Errorf("last static method: %+v, %v", st, err)
 	}
-	for _, bad := range []string{"", "int x;", "class A { void f() {} }", "class A { static void main(String[] a) {} }"} {
+	for _, bad := range []string{"", "int x;", "class A { void f() {} }", "class A { static void main(String[] a) {} }",
+		"class Stack { static int f(int x) { return x; } }", "class java { static int f(int x) { return x; } }"} {
 		if _, err := (Java{}).ParseStub(context.Background(), nil, "s", bad); !errors.Is(err, ErrBadStub) {
 			t.Errorf("ParseStub(%q) = %v, want ErrBadStub", bad, err)
 		}

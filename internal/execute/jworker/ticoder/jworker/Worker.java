@@ -43,6 +43,13 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
+import com.sun.source.tree.ClassTree;
+import com.sun.source.tree.CompilationUnitTree;
+import com.sun.source.tree.ImportTree;
+import com.sun.source.tree.Tree;
+import com.sun.source.util.JavacTask;
+import com.sun.source.util.SourcePositions;
+import com.sun.source.util.Trees;
 import ticoder.values.Values;
 
 /**
@@ -182,7 +189,7 @@ public final class Worker {
     }
 
     /**
-     * One test. Kind 'M': source (extra code compiled with the program, may
+     * One test. Kind 'M': source (extra code compiled against the program, may
      * be empty) and name, a class whose static main(String[]) must return
      * normally; it fails by throwing AssertionError or java.lang.Exception.
      * Kind 'V': name is a Java expression (a call of the program), expected
@@ -239,9 +246,11 @@ public final class Worker {
     private String[] diagnostics;
 
     /**
-     * Compiles the program with every test; if that fails, the program alone
-     * and then with each test, so that one test that does not compile does
-     * not take the others with it.
+     * Compiles the program alone, then the tests (all together; if that
+     * fails, each alone, so that one test that does not compile does not take
+     * the others with it) as a compilation unit of their own against the
+     * program's class files. Each entry is the program's classes and the
+     * tests', or null (see diagnostics).
      */
     @SuppressWarnings("unchecked")
     private Map<String, byte[]>[] compileAll(Request r) {
@@ -249,30 +258,73 @@ public final class Worker {
         Map<String, byte[]>[] out = new Map[n];
         diagnostics = new String[n];
         String[] why = new String[1];
-        Map<String, byte[]> all = compile(unit(r.program, r.tests, null), why);
-        if (all != null) {
-            java.util.Arrays.fill(out, all);
-            return out;
-        }
-        if (n > 1) {
-            String alone = why[0];
-            if (compile(unit(r.program, List.of(), null), why) == null) {
-                java.util.Arrays.fill(diagnostics, why[0]);
+        if (n > 0) {
+            Map<String, byte[]> together = compileTogether(r.program, r.tests, why);
+            if (together != null) {
+                java.util.Arrays.fill(out, together);
                 return out;
             }
-            for (int i = 0; i < n; i++) {
-                out[i] = compile(unit(r.program, r.tests, i), why);
-                diagnostics[i] = why[0];
-            }
+        }
+        Map<String, byte[]> program = compile(r.program, null, -1, why);
+        if (program == null) {
+            java.util.Arrays.fill(diagnostics, why[0]);
             return out;
         }
-        diagnostics[0] = why[0];
+        if (n == 0) {
+            return out;
+        }
+        Map<String, byte[]> all = compileTests(program, r.tests, null, why);
+        if (all != null || n == 1) {
+            java.util.Arrays.fill(out, all);
+            java.util.Arrays.fill(diagnostics, why[0]);
+            return out;
+        }
+        for (int i = 0; i < n; i++) {
+            out[i] = compileTests(program, r.tests, i, why);
+            diagnostics[i] = why[0];
+        }
         return out;
     }
 
-    /** The source of the program with the tests (only test only, if set). */
-    private static String unit(String program, List<Test> tests, Integer only) {
-        StringBuilder b = new StringBuilder(program).append('\n');
+    /**
+     * The packages whose types a test unit imports on demand: MBJP's
+     * prompts import these four (java.lang is implicit anyway).
+     */
+    private static final String[] TEST_IMPORTS = {"java.io", "java.lang", "java.util", "java.math"};
+
+    /**
+     * Compiles the tests (only test only, if set) against the program's
+     * classes; returns both sets of classes, or null and why[0]. A class of
+     * the tests with the binary name of one of the program's does not
+     * compile, as it would not in one unit.
+     */
+    private Map<String, byte[]> compileTests(Map<String, byte[]> program, List<Test> tests, Integer only, String[] why) {
+        Map<String, byte[]> classes = compile(testUnit(tests, only), program, -1, why);
+        if (classes == null) {
+            return null;
+        }
+        for (String name : classes.keySet()) {
+            if (program.containsKey(name)) {
+                why[0] = "CompileError: duplicate class: " + clip(name) + " (the program declares a class the tests declare)";
+                return null;
+            }
+        }
+        classes.putAll(program);
+        return classes;
+    }
+
+    /** The source of the tests (only test only, if set), with their imports. */
+    private static String testUnit(List<Test> tests, Integer only) {
+        StringBuilder b = new StringBuilder();
+        for (String p : TEST_IMPORTS) {
+            b.append("import ").append(p).append(".*; ");
+        }
+        return b.append('\n').append(testBody(tests, only)).toString();
+    }
+
+    /** The source of the tests (only test only, if set). */
+    private static String testBody(List<Test> tests, Integer only) {
+        StringBuilder b = new StringBuilder();
         StringBuilder calls = new StringBuilder();
         for (int i = 0; i < tests.size(); i++) {
             if (only != null && only != i) {
@@ -295,11 +347,114 @@ public final class Worker {
         return b.toString();
     }
 
+    /**
+     * Compiles the program and the tests as one unit, as javac would them
+     * apart, where that gives the tests' names the same meanings (a saving
+     * of one javac run per program): where the program is in the unnamed
+     * package, imports nothing but packages of TEST_IMPORTS and types of
+     * theirs, and declares no type that {@link #hidden} keeps from the
+     * tests. Every name of the tests then means in the one unit what it
+     * means apart, or nothing (a type of a package the program does not
+     * import): then the unit does not compile, and compileAll compiles
+     * them apart. Returns the classes, or null.
+     */
+    private Map<String, byte[]> compileTogether(String program, List<Test> tests, String[] why) {
+        return compile(program + "\n" + testBody(tests, null), null, program.length(), why);
+    }
+
+    /**
+     * Reports whether the program's part (before offset end) of a unit
+     * parsed by javac is one that compileTogether may compile with the
+     * tests.
+     */
+    private static boolean together(CompilationUnitTree unit, SourcePositions pos, int end) {
+        if (unit.getPackageName() != null) {
+            return false;
+        }
+        List<String> allowed = List.of(TEST_IMPORTS);
+        for (ImportTree im : unit.getImports()) {
+            String q = im.getQualifiedIdentifier().toString();
+            int dot = q.lastIndexOf('.');
+            if (im.isStatic() || dot < 0 || !allowed.contains(q.substring(0, dot))) {
+                return false;
+            }
+        }
+        for (Tree t : unit.getTypeDecls()) {
+            if (pos.getStartPosition(unit, t) < end && t instanceof ClassTree c && hidden(c.getSimpleName().toString())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The first segments of every package the JVM knows, and of those a
+     * program could mean: a type of the program named so would obscure a
+     * package the tests name (JLS 6.4.2).
+     */
+    private static final Set<String> ROOTS = roots();
+
+    private static Set<String> roots() {
+        Set<String> out = new HashSet<>(List.of("java", "javax", "jdk", "sun", "com", "org", "ticoder", "junit"));
+        for (Module m : ModuleLayer.boot().modules()) {
+            for (String p : m.getPackages()) {
+                int dot = p.indexOf('.');
+                out.add(dot < 0 ? p : p.substring(0, dot));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Reports whether a program's class of this binary name stays out of the
+     * tests' sight: one in a named package, or one whose name (or that of a
+     * class it is nested in) means something in the tests' unit already —
+     * a package's first segment, or a type of java.lang or of a package the
+     * unit imports. A type of the program's so named would obscure or shadow
+     * what the tests mean (JLS 6.4.1, 6.4.2); hidden, it cannot. The tests
+     * see only the program's other classes, such as the one they call.
+     */
+    static boolean hidden(String binaryName) {
+        if (binaryName.indexOf('.') >= 0) {
+            return true;
+        }
+        for (int k = binaryName.indexOf('$'); ; k = binaryName.indexOf('$', k + 1)) {
+            String n = k < 0 ? binaryName : binaryName.substring(0, k);
+            if (!n.isEmpty() && meansSomething(n)) {
+                return true;
+            }
+            if (k < 0) {
+                return false;
+            }
+        }
+    }
+
+    private static boolean meansSomething(String simple) {
+        if (ROOTS.contains(simple)) {
+            return true;
+        }
+        for (String p : TEST_IMPORTS) {
+            try {
+                Class.forName(p + "." + simple, false, null);
+                return true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                // not a type of p
+            }
+        }
+        return false;
+    }
+
     private static final Pattern PUBLIC_CLASS =
             Pattern.compile("(?m)^\\s*public\\s+(?:(?:final|abstract|static)\\s+)*(?:class|interface|enum|record)\\s+([A-Za-z_$][A-Za-z0-9_$]*)");
 
-    /** Compiles source in memory: class name to bytes, or null and why[0]. */
-    private Map<String, byte[]> compile(String source, String[] why) {
+    /**
+     * Compiles source in memory: class name to bytes, or null and why[0].
+     * The class path holds ticoder.values and, if program is set, the
+     * program's classes that are not hidden. With together at 0 or more,
+     * source is a program (up to that offset) and tests, compiled only if
+     * {@link #together} allows it.
+     */
+    private Map<String, byte[]> compile(String source, Map<String, byte[]> program, int together, String[] why) {
         Matcher m = PUBLIC_CLASS.matcher(source);
         String file = m.find() ? m.group(1) : "Main";
         JavaFileObject src = new SimpleJavaFileObject(URI.create("string:///" + file + ".java"), JavaFileObject.Kind.SOURCE) {
@@ -308,20 +463,36 @@ public final class Worker {
                 return source;
             }
         };
+        List<JavaFileObject> visible = new ArrayList<>();
+        if (program != null) {
+            program.forEach((name, bytes) -> {
+                if (!hidden(name)) {
+                    visible.add(new ClassBytes(name, bytes));
+                }
+            });
+        }
         Map<String, ByteArrayOutputStream> classes = new HashMap<>();
         JavaFileManager mem = new ForwardingJavaFileManager<>(files) {
             @Override
             public Iterable<JavaFileObject> list(Location location, String pkg, Set<JavaFileObject.Kind> kinds,
                     boolean recurse) throws IOException {
-                if (location == javax.tools.StandardLocation.CLASS_PATH && pkg.equals("ticoder.values")
-                        && kinds.contains(JavaFileObject.Kind.CLASS)) {
-                    return exported;
+                if (location == javax.tools.StandardLocation.CLASS_PATH) {
+                    if (!kinds.contains(JavaFileObject.Kind.CLASS)) {
+                        return List.of();
+                    }
+                    if (pkg.equals("ticoder.values")) {
+                        return exported;
+                    }
+                    return pkg.isEmpty() ? visible : List.of();
                 }
                 return super.list(location, pkg, kinds, recurse);
             }
 
             @Override
             public String inferBinaryName(Location location, JavaFileObject file) {
+                if (file instanceof ClassBytes c) {
+                    return c.binaryName;
+                }
                 if (file instanceof Exported e) {
                     return e.binaryName;
                 }
@@ -343,12 +514,25 @@ public final class Worker {
         };
         DiagnosticCollector<JavaFileObject> diags = new DiagnosticCollector<>();
         List<String> opts = List.of("-proc:none", "-nowarn", "-Xlint:none", "-g:source,lines", "-implicit:none",
-                "--limit-modules", "java.base",
+                "--limit-modules", "java.base", "-encoding", "UTF-8",
                 "-Xmaxerrs", "3");
         boolean ok;
         try {
-            ok = javac.getTask(null, mem, diags, opts, null, List.of(src)).call();
-        } catch (RuntimeException | StackOverflowError e) {
+            JavacTask task = (JavacTask) javac.getTask(null, mem, diags, opts, null, List.of(src));
+            if (together < 0) {
+                ok = task.call();
+            } else {
+                SourcePositions pos = Trees.instance(task).getSourcePositions();
+                for (CompilationUnitTree unit : task.parse()) {
+                    if (!together(unit, pos, together)) {
+                        why[0] = null;
+                        return null;
+                    }
+                }
+                task.generate();
+                ok = diags.getDiagnostics().stream().noneMatch(d -> d.getKind() == Diagnostic.Kind.ERROR);
+            }
+        } catch (RuntimeException | StackOverflowError | IOException e) {
             why[0] = "CompileError: javac failed: " + e.getClass().getName();
             return null;
         }
@@ -366,6 +550,23 @@ public final class Worker {
         Map<String, byte[]> out = new HashMap<>();
         classes.forEach((k, v) -> out.put(k, v.toByteArray()));
         return out;
+    }
+
+    /** A class file of the program's, for javac. */
+    static final class ClassBytes extends SimpleJavaFileObject {
+        final String binaryName;
+        final byte[] bytes;
+
+        ClassBytes(String binaryName, byte[] bytes) {
+            super(URI.create("mem:///program/" + binaryName + ".class"), JavaFileObject.Kind.CLASS);
+            this.binaryName = binaryName;
+            this.bytes = bytes;
+        }
+
+        @Override
+        public InputStream openInputStream() {
+            return new java.io.ByteArrayInputStream(bytes);
+        }
     }
 
     /** A class file of ticoder.values, for javac. */
@@ -589,10 +790,16 @@ public final class Worker {
 
     private void warmUp() {
         String[] why = new String[1];
-        String src = "import java.util.*;\nclass W { static int f(List<Integer> x) { int s = 0; for (int v : x) s += v; return s; } }\n"
-                + "class Main { public static void main(String[] a) throws Exception { if (W.f(Arrays.asList(1, 2)) != 3) throw new Exception(); } }\n";
+        String src = "import java.io.*;\nimport java.lang.*;\nimport java.util.*;\nimport java.math.*;\nclass W { static int f(List<Integer> x) { int s = 0; for (int v : x) s += v; return s; } }\n";
+        Test t = new Test();
+        t.kind = 'M';
+        t.source = "class Main { public static void main(String[] a) throws Exception { if (W.f(Arrays.asList(1, 2)) != 3) throw new Exception(); } }";
         for (int i = 0; i < 3; i++) {
-            compile(src, why);
+            Map<String, byte[]> program = compile(src, null, -1, why);
+            if (program != null) {
+                compileTests(program, List.of(t), null, why);
+                compileTogether(src, List.of(t), why);
+            }
         }
     }
 
