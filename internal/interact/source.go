@@ -232,7 +232,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		return nil, err
 	}
 	runner := b.RunnerFor(task.Language)
-	results, err := b.matrix(ctx, runner, cands, tests, rep)
+	results, err := b.matrix(ctx, runner, cands, tests, task.EntryPoint, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -314,8 +314,9 @@ func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset
 	}, nil
 }
 
-// matrix runs every test on every candidate on r.
-func (b *Builder) matrix(ctx context.Context, r execute.Runner, cands []extract.Candidate, tests []extract.Test, rep progress.Reporter) ([][]execute.Result, error) {
+// matrix runs every test on every candidate on r; entry names the function
+// under test (see execute.Test.Entry).
+func (b *Builder) matrix(ctx context.Context, r execute.Runner, cands []extract.Candidate, tests []extract.Test, entry string, rep progress.Reporter) ([][]execute.Result, error) {
 	rep = progress.OrNop(rep)
 	timeout := b.Timeout
 	if timeout <= 0 {
@@ -327,6 +328,7 @@ func (b *Builder) matrix(ctx context.Context, r execute.Runner, cands []extract.
 	}
 	for j, t := range tests {
 		job.Tests[j] = t.Test
+		job.Tests[j].Entry = entry
 	}
 	rep.Start("run tests", len(cands))
 	defer rep.Finish()
