@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -55,7 +56,8 @@ Sample files are JSONL in any of these formats (detected per line):
   {"prompt": ..., "samples": [...]}     CodeT: matched to problems by prompt
 
 Per-sample results (task_id, completion, result, passed) are written as JSONL
-to --out (default: FILE_results.jsonl beside the samples file).
+to --out (default: FILE_results.jsonl in the working directory, for
+samples FILE.jsonl; checked before any sample runs).
 
 Lines that are not samples of the dataset (not JSON, cut off, without a
 completion, of an unknown task, a CodeT prompt that matches no problem) are
@@ -94,7 +96,7 @@ never by the sample's own equals.`,
 	f.DurationVar(&o.floor, "floor", check.DefaultFloor, "smallest time limit when scaling from the reference")
 	f.Float64Var(&o.factor, "factor", check.DefaultFactor, "time limit = factor × the reference's run time")
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
-	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl)")
+	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl in the working directory)")
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above), or JVMs for Java (default: one per CPU)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.BoolVar(&o.strict, "strict", false, "fail, before running anything, if a line of the samples file is not a sample")
@@ -150,7 +152,10 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	}
 	outPath := o.out
 	if outPath == "" {
-		outPath = strings.TrimSuffix(o.samples, filepath.Ext(o.samples)) + "_results.jsonl"
+		outPath = defaultResultsPath(o.samples)
+	}
+	if err := checkWritable(outPath); err != nil {
+		return err
 	}
 	workers := o.workers
 	if workers <= 0 {
@@ -182,10 +187,39 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if len(sum.Skipped) > 0 {
 		fmt.Fprintf(stderr, "ticoder: %s\n", skippedReport(o.samples, sum.Skipped))
 	}
-	if err := atomicfile.WriteJSONL(outPath, sum.Results); err != nil {
+	// pass@k first: a results file that cannot be written (its directory
+	// removed meanwhile, a full disk) loses only itself.
+	werr := atomicfile.WriteJSONL(outPath, sum.Results)
+	if werr != nil {
+		werr = fmt.Errorf("the per-sample results could not be written (pass@k above stands): %w", werr)
+		outPath = ""
+	}
+	if err := printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json); err != nil {
 		return err
 	}
-	return printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json)
+	return werr
+}
+
+// defaultResultsPath is where check writes per-sample results without
+// --out: SAMPLES_results.jsonl in the working directory, never beside the
+// samples (a data directory, often read-only or shared).
+func defaultResultsPath(samplesPath string) string {
+	base := filepath.Base(samplesPath)
+	return strings.TrimSuffix(base, filepath.Ext(base)) + "_results.jsonl"
+}
+
+// checkWritable makes sure, before any sample runs, that a results file
+// can be created at path.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usagef("--out %s is a directory: give a file name", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".ticoder-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write the results to %s (choose another place with --out): %w", path, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // shownSkipped is how many skipped lines a report lists.
@@ -236,8 +270,11 @@ func omittedNote(sum *check.Summary) string {
 
 func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Duration, outPath string, asJSON bool) error {
 	if asJSON {
-		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": took.Seconds(), "results": outPath,
+		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": took.Seconds(),
 			"skipped_lines": len(sum.Skipped)}
+		if outPath != "" {
+			obj["results"] = outPath
+		}
 		for _, k := range ks {
 			if v, ok := sum.PassAtK[k]; ok {
 				obj[fmt.Sprintf("pass@%d", k)] = v
@@ -257,6 +294,10 @@ func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Dura
 	}
 	if note := omittedNote(sum); note != "" {
 		fmt.Fprintln(w, note)
+	}
+	if outPath == "" {
+		fmt.Fprintf(w, "%d samples, %d problems, %.1f s\n", sum.Samples, sum.Problems, took.Seconds())
+		return nil
 	}
 	fmt.Fprintf(w, "%d samples, %d problems, %.1f s; per-sample results in %s\n", sum.Samples, sum.Problems, took.Seconds(), outPath)
 	return nil

@@ -39,7 +39,8 @@ func checkFileStderr(t *testing.T, lines []string, set func(*checkOptions)) (map
 		t.Fatal(err)
 	}
 	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
-	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,2", timeout: 2 * time.Second, json: true, quiet: true}
+	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,2", timeout: 2 * time.Second, json: true, quiet: true,
+		out: filepath.Join(dir, "samples_results.jsonl")}
 	if set != nil {
 		set(o)
 	}
@@ -246,5 +247,64 @@ func TestCheckLeavesOutLargeK(t *testing.T) {
 	}
 	if !strings.Contains(out, "pass@10, pass@100 left out: a problem has only 3 samples") {
 		t.Errorf("summary does not say pass@10 and pass@100 are left out:\n%s", out)
+	}
+}
+
+// TestCheckResultsLocation: without --out the results go to the working
+// directory, not beside the samples (a data directory, often read-only);
+// an --out that cannot be written is refused before any sample runs.
+func TestCheckResultsLocation(t *testing.T) {
+	data := t.TempDir()
+	samplesPath := filepath.Join(data, "codes.jsonl")
+	line := jsonLine(t, map[string]any{"task_id": "HumanEval/0", "completion": "    return False\n"})
+	if err := os.WriteFile(samplesPath, []byte(line+"\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(data, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.Chmod(data, 0o755) })
+	work := t.TempDir()
+	t.Chdir(work)
+	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(work, "cache.db")}
+	run := func(out string) (string, error) {
+		var stdout, stderr bytes.Buffer
+		o := &checkOptions{dataset: "humaneval", samples: samplesPath, ks: "1", timeout: 2 * time.Second, quiet: true, out: out}
+		err := runCheck(context.Background(), g, o, &stdout, &stderr)
+		return stdout.String(), err
+	}
+	stdout, err := run("")
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(work, "codes_results.jsonl")); err != nil {
+		t.Errorf("no results in the working directory: %v\n%s", err, stdout)
+	}
+	if entries, _ := os.ReadDir(data); len(entries) != 1 {
+		t.Errorf("check wrote beside the samples: %v", entries)
+	}
+	if !strings.Contains(stdout, "pass@1") || !strings.Contains(stdout, "codes_results.jsonl") {
+		t.Errorf("summary = %q, want pass@1 and the results file", stdout)
+	}
+	for _, c := range []struct {
+		out  string
+		code int
+	}{
+		{filepath.Join(work, "no", "such", "dir", "r.jsonl"), exitBadInput},
+		{work, exitUsage},
+	} {
+		stdout, err := run(c.out)
+		if err == nil || !strings.Contains(err.Error(), "--out") {
+			t.Errorf("--out %s: err = %v, want one that names --out", c.out, err)
+		}
+		if got := exitClass(err); got != c.code {
+			t.Errorf("--out %s: exit status %d, want %d", c.out, got, c.code)
+		}
+		if stdout != "" {
+			t.Errorf("--out %s: ran before refusing (stdout %q)", c.out, stdout)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(work, "no")); err == nil {
+		t.Error("--out created directories")
 	}
 }
