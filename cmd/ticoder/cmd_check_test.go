@@ -236,7 +236,7 @@ func TestCheckLeavesOutLargeK(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &globalOptions{dataDir: testutil.Fixtures(t), cachePath: filepath.Join(dir, "cache.db")}
-	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,10,100", timeout: 2 * time.Second, quiet: true}
+	o := &checkOptions{dataset: "humaneval", samples: path, ks: "1,10,100", timeout: 2 * time.Second, quiet: true, out: filepath.Join(dir, "r.jsonl")}
 	var stdout, stderr bytes.Buffer
 	if err := runCheck(context.Background(), g, o, &stdout, &stderr); err != nil {
 		t.Fatal(err)

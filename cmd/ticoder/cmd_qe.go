@@ -22,7 +22,6 @@ import (
 	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/qe/measure"
 	"github.com/ticoder/ticoder/internal/qe/qestore"
-	"github.com/ticoder/ticoder/internal/store"
 )
 
 // qeOptions are the flags shared by the qe subcommands.
@@ -145,7 +144,7 @@ func openQEEnv(ctx context.Context, g *globalOptions, o *qeOptions, needRunner b
 		}
 		env.engine, env.db = eng, eng.DB
 	} else {
-		db, err := store.Open(g.cacheFile())
+		db, err := g.openStore()
 		if err != nil {
 			return nil, err
 		}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -127,10 +128,23 @@ func (g *globalOptions) cacheFile() string {
 	return store.DefaultPath()
 }
 
+// openStore opens the cache database. A --cache whose directory does not
+// exist is refused (a mistyped path would otherwise create a directory
+// tree); the default location is created as needed.
+func (g *globalOptions) openStore() (*sql.DB, error) {
+	if g.cachePath != "" {
+		dir := filepath.Dir(g.cachePath)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("--cache %s: the directory %s does not exist (create it first, or fix the path): %w", g.cachePath, dir, fs.ErrNotExist)
+		}
+	}
+	return store.Open(g.cacheFile())
+}
+
 // openEngine opens the cache database and starts an execution pool with it.
 // With --unsafe-no-sandbox it warns that untrusted code runs unisolated.
 func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, error) {
-	db, err := store.Open(g.cacheFile())
+	db, err := g.openStore()
 	if err != nil {
 		return nil, err
 	}

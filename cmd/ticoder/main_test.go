@@ -50,7 +50,11 @@ func TestExitStatus(t *testing.T) {
 		{name: "samples given as a CQE file", args: []string{"qe", "eval", "--train", humanEvalSamples, "--test", humanEvalSamples, "--estimator", "els"}, code: 2,
 			want: "the row is a CodeT samples row", notWant: "appears twice"},
 		{name: "a missing file is bad input", args: []string{"check", "--dataset", "humaneval", "--samples", filepath.Join(dir, "nope.jsonl")}, code: exitBadInput, want: "no such file"},
-		{name: "interrupted", ctx: canceled, args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "-q"}, code: 130, want: "ticoder: interrupted"},
+		{name: "interrupted", ctx: canceled, args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--out", filepath.Join(dir, "r.jsonl"), "-q"}, code: 130, want: "ticoder: interrupted"},
+		{name: "no workers", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--workers", "0"}, code: 2, want: "--workers 0: give a number above 0"},
+		{name: "negative workers", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--workers", "-3"}, code: 2, want: "--workers -3: give a number above 0"},
+		{name: "negative factor", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--factor", "-2"}, code: 2, want: "--factor -2: give a number above 0"},
+		{name: "a cache in a directory that does not exist", args: []string{"--cache", filepath.Join(dir, "no", "such", "c.db"), "check", "--dataset", "humaneval", "--samples", samplesFile, "--out", filepath.Join(dir, "r.jsonl")}, code: exitBadInput, want: "does not exist (create it first"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -106,14 +107,24 @@ func invalidValue(f *pflag.Flag, value string, cause error) error {
 	return fmt.Errorf("--%s %q: want %s, e.g. --%s %s", f.Name, value, want, f.Name, example)
 }
 
-// checkFlags checks what flag parsing does not: required flags, and time
-// limits or durations that are negative.
+// positiveFlags are the flags, of any command, whose value must be above 0
+// when given (their zero default stands for a computed one).
+var positiveFlags = map[string]bool{"workers": true, "factor": true}
+
+// checkFlags checks what flag parsing does not: required flags, time
+// limits or durations that are negative, and counts and factors that are
+// not above 0.
 func checkFlags(cmd *cobra.Command) error {
 	var missing []string
 	var problems []string
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if v := f.Annotations[requiredAnnotation]; len(v) == 1 && !f.Changed {
 			missing = append(missing, "--"+f.Name)
+		}
+		if f.Changed && positiveFlags[f.Name] {
+			if v, err := strconv.ParseFloat(f.Value.String(), 64); err == nil && v <= 0 {
+				problems = append(problems, fmt.Sprintf("--%s %s: give a number above 0, or leave the flag out for its default", f.Name, f.Value))
+			}
 		}
 		if f.Changed && f.Value.Type() == "duration" {
 			if v, err := time.ParseDuration(f.Value.String()); err == nil && v < 0 {
