@@ -147,7 +147,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	in := check.FromSamples(smp)
 	if o.strict {
 		if _, bad := check.Partition(ds, in); len(bad) > 0 {
-			return fmt.Errorf("--strict: %s", skippedReport(o.samples, bad))
+			return fmt.Errorf("--strict: %s", skippedReport(o.samples, bad, true))
 		}
 	}
 	outPath := o.out
@@ -185,7 +185,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 		return err
 	}
 	if len(sum.Skipped) > 0 {
-		fmt.Fprintf(stderr, "ticoder: %s\n", skippedReport(o.samples, sum.Skipped))
+		fmt.Fprintf(stderr, "ticoder: %s\n", skippedReport(o.samples, sum.Skipped, g.verbose))
 	}
 	// pass@k first: a results file that cannot be written (its directory
 	// removed meanwhile, a full disk) loses only itself.
@@ -222,17 +222,18 @@ func checkWritable(path string) error {
 	return os.Remove(f.Name())
 }
 
-// shownSkipped is how many skipped lines a report lists.
+// shownSkipped is how many skipped lines a report lists unless asked for
+// all (-v, --strict).
 const shownSkipped = 5
 
-// skippedReport says which lines of file are not samples: a count, then the
-// first few with their line numbers.
-func skippedReport(file string, skipped []check.Skipped) string {
+// skippedReport says which lines of file are not samples: a count, then
+// the first few with their line numbers, or with all every one of them.
+func skippedReport(file string, skipped []check.Skipped, all bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s skipped: not samples, so left out of pass@k and the results (--strict makes this an error):", plural(len(skipped), "line"))
 	for i, s := range skipped {
-		if i == shownSkipped {
-			fmt.Fprintf(&b, "\n  … and %d more", len(skipped)-shownSkipped)
+		if i == shownSkipped && !all {
+			fmt.Fprintf(&b, "\n  … and %d more (-v lists them all)", len(skipped)-shownSkipped)
 			break
 		}
 		reason := s.Reason

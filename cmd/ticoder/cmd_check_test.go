@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/check"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -306,5 +308,27 @@ func TestCheckResultsLocation(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(work, "no")); err == nil {
 		t.Error("--out created directories")
+	}
+}
+
+// TestSkippedReportLists: the report lists five skipped lines by default
+// and every one of them with -v or --strict.
+func TestSkippedReportLists(t *testing.T) {
+	var skipped []check.Skipped
+	for i := 1; i <= 7; i++ {
+		skipped = append(skipped, check.Skipped{Line: i, Reason: fmt.Sprintf("reason %d", i)})
+	}
+	cases := []struct {
+		all        bool
+		want, lack string
+	}{
+		{false, "… and 2 more (-v lists them all)", "s.jsonl:6: reason 6"},
+		{true, "s.jsonl:7: reason 7", "more"},
+	}
+	for _, c := range cases {
+		got := skippedReport("s.jsonl", skipped, c.all)
+		if !strings.Contains(got, "7 lines skipped") || !strings.Contains(got, c.want) || strings.Contains(got, c.lack) {
+			t.Errorf("all=%v: report\n%s\nwant %q and not %q", c.all, got, c.want, c.lack)
+		}
 	}
 }

@@ -73,6 +73,11 @@ func Parse(ctx context.Context, r io.Reader, name string, ds *dataset.Dataset) (
 		defer zr.Close()
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
+	// A UTF-8 byte order mark (Windows editors write one) is not part of
+	// the first line.
+	if head, _ := br.Peek(3); bytes.Equal(head, []byte{0xef, 0xbb, 0xbf}) {
+		br.Discard(3)
+	}
 	res := newResolver(name, ds)
 	var out []Sample
 	nonBlank := 0

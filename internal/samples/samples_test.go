@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -270,6 +271,24 @@ func TestGzip(t *testing.T) {
 	got, err := Parse(context.Background(), &buf, "s.jsonl.gz", ds)
 	if err != nil || len(got) != 1 || got[0].TaskID != "HumanEval/3" || got[0].Err != "" {
 		t.Errorf("Parse gz: %+v, %v", got, err)
+	}
+}
+
+// TestByteOrderMark: a UTF-8 BOM before the first line (plain or inside
+// gzip) does not cost the first sample.
+func TestByteOrderMark(t *testing.T) {
+	ds := load(t, testutil.Fixtures(t), "humaneval")
+	content := "\ufeff" + `{"task_id": "HumanEval/3", "completion": "    return 0\n"}` + "\n" +
+		`{"task_id": "HumanEval/0", "completion": "    return 0\n"}` + "\n"
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(content))
+	zw.Close()
+	for name, r := range map[string]io.Reader{"plain": strings.NewReader(content), "gzip": &gz} {
+		got, err := Parse(context.Background(), r, "s.jsonl", ds)
+		if err != nil || len(got) != 2 || got[0].TaskID != "HumanEval/3" || got[0].Err != "" || got[1].Err != "" {
+			t.Errorf("%s: Parse = %+v, %v; want both samples", name, got, err)
+		}
 	}
 }
 
