@@ -170,6 +170,13 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
+	problems, noReference := withReference(problems)
+	if len(problems) == 0 {
+		return fmt.Errorf("none of the %d problems has a reference solution to answer the questions: nothing to evaluate", len(noReference))
+	}
+	if len(noReference) > 0 && o.stderr != nil {
+		fmt.Fprintf(o.stderr, "eval: %s\n", notApplicable(noReference, len(problems)+len(noReference)))
+	}
 	if o.out == "" {
 		o.out = "eval-" + ds.Name
 	}
@@ -216,6 +223,9 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		if err := out.Summary.Markdown(o.stdout); err != nil {
 			return err
 		}
+		if len(noReference) > 0 {
+			fmt.Fprintf(o.stdout, "\n%s\n", notApplicable(noReference, len(problems)+len(noReference)))
+		}
 		fmt.Fprintf(o.stdout, "\nresults in %s\n", o.out)
 	}
 	if len(out.Failed) > 0 {
@@ -223,6 +233,31 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 			len(out.Failed), len(problems), filepath.Join(o.out, "summary.md"))
 	}
 	return nil
+}
+
+// withReference splits problems into those with a reference solution,
+// which the simulated user answers from, and those without (MBJP gives none
+// for some tasks): eval does not apply to the latter.
+func withReference(problems []dataset.Problem) (with []dataset.Problem, without []string) {
+	for _, p := range problems {
+		if strings.TrimSpace(p.Reference) == "" {
+			without = append(without, p.ID)
+			continue
+		}
+		with = append(with, p)
+	}
+	return with, without
+}
+
+// notApplicable says which problems eval left out for want of a reference
+// solution: a count and the first few ids.
+func notApplicable(ids []string, total int) string {
+	const shown = 5
+	list := strings.Join(ids[:min(len(ids), shown)], ", ")
+	if len(ids) > shown {
+		list += fmt.Sprintf(", … (%d more)", len(ids)-shown)
+	}
+	return fmt.Sprintf("%d of %d problems are not applicable and left out: the dataset gives no reference solution to answer their questions (%s)", len(ids), total, list)
 }
 
 // priorUsageError words an error of benchmark.Priors for the command line.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/eval"
 	"github.com/ticoder/ticoder/internal/store"
 	"github.com/ticoder/ticoder/internal/testutil"
@@ -308,5 +309,29 @@ func TestEvalGenCacheSurvivesRebuild(t *testing.T) {
 		if err != nil || n != 1 {
 			t.Fatalf("after run %d (%s) eval_generated has %d rows (%v), want 1", i+1, filepath.Base(bin), n, err)
 		}
+	}
+}
+
+// TestEvalLeavesOutProblemsWithoutReference: problems without a reference
+// solution (some of MBJP's) are not applicable, reported, and not failures.
+func TestEvalLeavesOutProblemsWithoutReference(t *testing.T) {
+	ps := []dataset.Problem{{ID: "MBJP/1", Reference: "class A {}"}, {ID: "MBJP/2"}, {ID: "MBJP/3", Reference: " \n"}, {ID: "MBJP/4", Reference: "class B {}"}}
+	with, without := withReference(ps)
+	if len(with) != 2 || with[0].ID != "MBJP/1" || with[1].ID != "MBJP/4" {
+		t.Errorf("with a reference: %v, want MBJP/1 and MBJP/4", with)
+	}
+	if strings.Join(without, " ") != "MBJP/2 MBJP/3" {
+		t.Errorf("without: %v, want MBJP/2 MBJP/3", without)
+	}
+	msg := notApplicable(without, len(ps))
+	if !strings.Contains(msg, "2 of 4 problems are not applicable") || !strings.Contains(msg, "MBJP/2, MBJP/3") {
+		t.Errorf("message %q", msg)
+	}
+	many := make([]string, 8)
+	for i := range many {
+		many[i] = fmt.Sprint("P/", i)
+	}
+	if msg := notApplicable(many, 10); !strings.Contains(msg, "… (3 more)") {
+		t.Errorf("message %q, want the first five and a count", msg)
 	}
 }
