@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
@@ -49,6 +51,12 @@ const exitHelp = `EXIT STATUS
 // writes the error, with a hint about the flags to use where one helps, to
 // stderr.
 func exitCode(err error, stderr io.Writer) int {
+	return exitCodeOf(nil, err, stderr)
+}
+
+// exitCodeOf is exitCode for an error of command cmd (nil: unknown), whose
+// flags the hint may name.
+func exitCodeOf(cmd *cobra.Command, err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
@@ -57,15 +65,19 @@ func exitCode(err error, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "ticoder: interrupted")
 		return code
 	}
-	fmt.Fprintln(stderr, "ticoder:", cliMessage(err))
+	fmt.Fprintln(stderr, "ticoder:", cliMessageOf(cmd, err))
 	return code
 }
 
 // cliMessage is err as the command line shows it: its message and, where
 // one helps, the flags to use.
-func cliMessage(err error) string {
+func cliMessage(err error) string { return cliMessageOf(nil, err) }
+
+// cliMessageOf is cliMessage for an error of command cmd (nil: unknown):
+// a hint names only flags cmd has.
+func cliMessageOf(cmd *cobra.Command, err error) string {
 	msg := err.Error()
-	if h := flagHint(err); h != "" && !strings.Contains(msg, h) {
+	if h := flagHint(err, cmd == nil || cmd.Flags().Lookup("demo") != nil); h != "" && !strings.Contains(msg, h) {
 		msg += "; " + h
 	}
 	return msg
@@ -104,10 +116,14 @@ func exitClass(err error) int {
 }
 
 // flagHint returns the command-line advice for err: the shared packages
-// return sentinel errors that name no flag, and the CLI adds its own.
-func flagHint(err error) string {
+// return sentinel errors that name no flag, and the CLI adds its own;
+// demo says whether the command has --demo.
+func flagHint(err error, demo bool) string {
 	switch {
 	case errors.Is(err, interact.ErrNoModel):
+		if !demo {
+			return "give --model (e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder:7b)"
+		}
 		return "give --model (e.g. openai:gpt-4o-mini, ollama:qwen2.5-coder:7b), or try --demo"
 	case errors.Is(err, interact.ErrNoSignature):
 		return "give it with --signature"
@@ -125,6 +141,9 @@ func flagHint(err error) string {
 		return "use a live --model to generate them"
 	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrUnauthorized), errors.Is(err, llm.ErrModelNotFound),
 		errors.Is(err, interact.ErrModelFailed):
+		if !demo {
+			return "check --model"
+		}
 		return "check --model, or try --demo, which needs no model"
 	case errors.Is(err, estimate.ErrNeedsDevSplit):
 		return "use a --dev-frac above 0, or give one --k"

@@ -265,3 +265,31 @@ func TestCLIMessageHints(t *testing.T) {
 		}
 	}
 }
+
+// TestHintsNameOnlyTheCommandsFlags: "try --demo" only for commands that
+// have --demo.
+func TestHintsNameOnlyTheCommandsFlags(t *testing.T) {
+	root := newRoot(&globalOptions{})
+	for _, c := range []struct {
+		args []string
+		demo bool
+	}{
+		{[]string{"run"}, true},
+		{[]string{"serve"}, true},
+		{[]string{"eval"}, false},
+		{[]string{"gen"}, false},
+		{[]string{"qe", "eval"}, false},
+		{[]string{"mcp"}, false},
+	} {
+		cmd, _, err := root.Find(c.args)
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		for _, e := range []error{interact.ErrNoModel, fmt.Errorf("x: %w", llm.ErrUnreachable)} {
+			msg := cliMessageOf(cmd, e)
+			if got := strings.Contains(msg, "--demo"); got != c.demo {
+				t.Errorf("%v: %q names --demo: %v, want %v", c.args, msg, got, c.demo)
+			}
+		}
+	}
+}

@@ -55,9 +55,9 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	g.logs.Flush()
-	return exitCode(err, stderr)
+	return exitCodeOf(cmd, err, stderr)
 }
 
 // newRootCommand returns the ticoder command tree.

@@ -320,13 +320,16 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		getenv  func(string) string
 		wantErr error
 		want    []string
+		lack    string // not in the message
 	}{
-		{name: "connection refused", spec: "openai:gpt-4o-mini@" + refused, getenv: env("OPENAI_API_KEY", "k"),
+		{name: "connection refused", spec: "openai:gpt-4o-mini", getenv: env("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", refused),
 			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "is the server running?", "set OPENAI_BASE_URL", "vllm:MODEL@http://HOST:PORT/v1"}},
-		{name: "ollama refused", spec: "ollama:qwen2.5-coder:7b@" + refused,
+		{name: "refused at the address of the selector", spec: "openai:gpt-4o-mini@" + refused, getenv: env("OPENAI_API_KEY", "k"),
+			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "check the address given after @"}, lack: "OPENAI_BASE_URL"},
+		{name: "ollama refused", spec: "ollama:qwen2.5-coder:7b", getenv: env("OLLAMA_HOST", refused),
 			wantErr: llm.ErrUnreachable, want: []string{"set OLLAMA_HOST", "ollama:qwen2.5-coder:7b@http://HOST:PORT/v1"}},
 		{name: "server hangs up", spec: "vllm:m@" + hangup.URL + "/v1",
-			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + hangup.URL + "/v1", "connection lost: EOF", "set VLLM_BASE_URL"}},
+			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + hangup.URL + "/v1", "connection lost: EOF", "check the address given after @"}, lack: "VLLM_BASE_URL"},
 		{name: "401", spec: "openai:qwen2.5-coder:7b@" + srv.URL, getenv: env("OPENAI_API_KEY", "wrong-key-123"),
 			wantErr: llm.ErrUnauthorized, want: []string{srv.URL + " rejected the API key", "set OPENAI_API_KEY"}},
 		{name: "missing key", spec: "openai:gpt-4o-mini", getenv: env(),
@@ -344,6 +347,9 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tt.wantErr)
 			}
 			assertOneLine(t, err, tt.want...)
+			if tt.lack != "" && strings.Contains(err.Error(), tt.lack) {
+				t.Errorf("error %q names %s, which does not apply", err, tt.lack)
+			}
 			for _, secret := range []string{"wrong-key-123", "right-key"} {
 				if strings.Contains(err.Error(), secret) {
 					t.Errorf("error leaks the key: %v", err)

@@ -128,6 +128,12 @@ func (c *Client) transportFailure(e *transportError) error {
 	case !refused:
 		reason = "connection lost: " + innermost(e.err)
 	}
+	if c.res.spec.BaseURL != "" {
+		// The address came with the model selector: no variable to set.
+		return newError(ErrUnreachable, e,
+			"cannot reach %s (%s, %d attempts): is the server running? check the address given after @ in the model selector",
+			c.res.baseURL, reason, e.attempts)
+	}
 	return newError(ErrUnreachable, e,
 		"cannot reach %s (%s, %d attempts): is the server running? set %s, or select the model as %s",
 		c.res.baseURL, reason, e.attempts, c.res.info.urlEnv, c.specHint())
