@@ -408,7 +408,7 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 	}
 	fmt.Fprintf(out, "\nWrote %s and %s (%s).\n", codePath, testPath, approvedLine(ex))
 	if !ex.Checked {
-		fmt.Fprintf(out, "Not checked in the sandbox: %s. Run them with: cd %s && %s\n", ex.Unchecked, filepath.Dir(testPath), ex.Command)
+		fmt.Fprintf(out, "Not checked in the sandbox: %s. Run them with: cd %s && %s%s\n", ex.Unchecked, filepath.Dir(testPath), ex.Command, pytestNote(ex.Command))
 		return nil
 	}
 	if !ex.Passed {
@@ -419,8 +419,8 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 		if ex.TestCount == 1 {
 			what = "the test passes"
 		}
-		fmt.Fprintf(out, "Checked in the sandbox: %s against the code. Run them with: cd %s && %s\n",
-			what, filepath.Dir(testPath), ex.Command)
+		fmt.Fprintf(out, "Checked in the sandbox: %s against the code. Run them with: cd %s && %s%s\n",
+			what, filepath.Dir(testPath), ex.Command, pytestNote(ex.Command))
 	}
 	return nil
 }
@@ -433,4 +433,14 @@ func approvedLine(ex api.Export) string {
 		return "1 approved test"
 	}
 	return fmt.Sprintf("%d approved tests", ex.TestCount)
+}
+
+// pytestNote adds, to a python3 command that runs exported tests, how to
+// run them with pytest instead.
+func pytestNote(command string) string {
+	file, ok := strings.CutPrefix(command, "python3 ")
+	if !ok {
+		return ""
+	}
+	return " (or, with pytest installed: python3 -m pytest " + file + ")"
 }

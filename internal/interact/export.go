@@ -113,8 +113,31 @@ func PytestFile(module, entry string, approved, rejected []execute.Test) (string
 			}
 		}
 	}
+	b.WriteString(runWithoutPytest)
 	return b.String(), len(approved)
 }
+
+// runWithoutPytest ends an exported test file: `python3 test_NAME.py` runs
+// its tests where pytest is not installed (pytest ignores it).
+const runWithoutPytest = `
+
+if __name__ == "__main__":
+    # Without pytest: python3 THIS_FILE runs the tests above.
+    import sys
+    import traceback
+
+    tests = [f for n, f in list(globals().items()) if n.startswith("test_") and callable(f)]
+    failed = 0
+    for t in tests:
+        try:
+            t()
+        except Exception:
+            failed += 1
+            print("FAILED", t.__name__)
+            traceback.print_exc()
+    print("%d of %d tests passed" % (len(tests) - failed, len(tests)))
+    sys.exit(1 if failed else 0)
+`
 
 // CheckExport runs each test function of ex.Tests against ex.Code in the
 // sandbox and records the outcome in ex.

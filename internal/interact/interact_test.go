@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -380,12 +382,46 @@ def test_f_2():
 
 # Tests you rejected (they do not match your intent):
 #   assert f(0) == 5
-`
+` + runWithoutPytest
 	if n != 2 {
 		t.Errorf("%d tests, want 2", n)
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+}
+
+// TestPytestFileRunsWithoutPytest runs an exported test file with Debian's
+// python3 and no pytest: its exit status says whether the tests pass.
+func TestPytestFileRunsWithoutPytest(t *testing.T) {
+	tests := []execute.Test{{Code: "assert f(1) == 2"}, {Code: "assert f(2) == 3"}}
+	for _, c := range []struct {
+		code, want string
+		status     int
+	}{
+		{"def f(x):\n    return x + 1\n", "2 of 2 tests passed", 0},
+		{"def f(x):\n    return 2\n", "1 of 2 tests passed", 1},
+	} {
+		dir := t.TempDir()
+		src, _ := PytestFile("f", "f", tests, nil)
+		if err := os.WriteFile(filepath.Join(dir, "f.py"), []byte(c.code), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "test_f.py"), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("/usr/bin/python3", "test_f.py")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		status := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			status = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if status != c.status || !strings.Contains(string(out), c.want) {
+			t.Errorf("python3 test_f.py: status %d, output %q; want %d and %q", status, out, c.status, c.want)
+		}
 	}
 }
 
