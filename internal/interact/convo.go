@@ -263,7 +263,7 @@ func (c *Conversation) Answer(ctx context.Context, test int, verdict, value stri
 		return fmt.Errorf("%w (%s); undo to change an answer, or export the result", ErrFinished, msg)
 	}
 	if test != q.Test {
-		return fmt.Errorf("%w: that question is no longer open; the current question is #%d: %s", session.ErrNotAsked, q.Number, q.Prompt)
+		return fmt.Errorf("%w: question %d is no longer open or was never asked; the current question is #%d (test id %d): %s", session.ErrNotAsked, test, q.Number, q.Test, q.Prompt)
 	}
 	a := session.Answer{Verdict: v}
 	if v == session.Output {

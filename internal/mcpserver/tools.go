@@ -126,7 +126,13 @@ func (s *Server) answerTool(ctx context.Context, req *mcp.CallToolRequest, in An
 		return nil, State{}, err
 	}
 	defer cv.mu.Unlock()
-	if err := cv.conv.Answer(ctx, in.Question, verdict, in.Value); err != nil {
+	question := in.Question
+	if q, ok := cv.conv.Question(); ok && question != q.Test && question == q.Number {
+		// An agent shown the question as #N passes N: only the pending
+		// question can be answered, so its number names it as well.
+		question = q.Test
+	}
+	if err := cv.conv.Answer(ctx, question, verdict, in.Value); err != nil {
 		return nil, State{}, err
 	}
 	return nil, *s.state(cv), nil

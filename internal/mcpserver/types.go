@@ -27,7 +27,7 @@ type SessionInput struct {
 // AnswerInput answers the pending question of a session.
 type AnswerInput struct {
 	SessionID string `json:"session_id" jsonschema:"the session_id that start_clarification or clarify returned"`
-	Question  int    `json:"question" jsonschema:"the question's test id (question.test in the last result)"`
+	Question  int    `json:"question" jsonschema:"the pending question: its test id (question.test in the last result) or its number (question.number)"`
 	Answer    string `json:"answer" jsonschema:"the human's answer: yes (the call should behave so), no (it should not), invalid (the input is not valid / don't know), or output (it should return value instead; mode output only)"`
 	Value     string `json:"value,omitempty" jsonschema:"with answer output: the value the call should return, as a Python literal such as 3, 'abc' or [1, 2]"`
 }
