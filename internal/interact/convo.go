@@ -260,7 +260,7 @@ func (c *Conversation) Answer(ctx context.Context, test int, verdict, value stri
 	q, ok := c.Question()
 	if !ok {
 		msg, _ := c.stopReason()
-		return fmt.Errorf("%w (%s); undo to change an answer, or export the result", ErrFinished, msg)
+		return fmt.Errorf("%w (%s); undo to change an answer, or take the result", ErrFinished, msg)
 	}
 	if test != q.Test {
 		return fmt.Errorf("%w: question %d is no longer open or was never asked; the current question is #%d (test id %d): %s", session.ErrNotAsked, test, q.Number, q.Test, q.Prompt)

@@ -75,9 +75,10 @@ func elicitParams(task api.Task, q api.Question, cs []choice, note string) *mcp.
 		fmt.Fprintf(&b, "%s\n\n", note)
 	}
 	fmt.Fprintf(&b, "ticoder, question %d about %s: should the function behave like this?\n\n%s\n\n", q.Number, task.EntryPoint, q.Prompt)
-	b.WriteString("Answer yes or no")
 	if q.CanOutput {
-		b.WriteString(", or say what it should return")
+		b.WriteString("Answer yes, no, invalid input / don't know, or say what it should return")
+	} else {
+		b.WriteString("Answer yes, no, or invalid input / don't know")
 	}
 	b.WriteString(". Decline to stop the questions and take the best code so far.")
 	labels := make([]any, len(cs))

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -180,5 +182,20 @@ func TestEstimateQuality(t *testing.T) {
 	}
 	if len(out.Ranked) != 3 || out.Ranked[0].Index != 1 || out.Ranked[0].Score <= out.Ranked[1].Score || !strings.HasPrefix(out.Estimator, "agree") {
 		t.Errorf("ranking %+v by %s: want candidate 1 first, strictly", out.Ranked, out.Estimator)
+	}
+}
+
+// TestDemoListComplete: the demo argument's description names every
+// built-in demo (the list is text in a struct tag).
+func TestDemoListComplete(t *testing.T) {
+	f, ok := reflect.TypeFor[SourceInput]().FieldByName("Demo")
+	if !ok {
+		t.Fatal("SourceInput has no Demo field")
+	}
+	tag := f.Tag.Get("jsonschema")
+	for _, name := range demo.Names() {
+		if !strings.Contains(tag, name) {
+			t.Errorf("the demo description lacks %s: %q", name, tag)
+		}
 	}
 }

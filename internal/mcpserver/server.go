@@ -84,7 +84,7 @@ func New(opts Options) (*Server, error) {
 }
 
 // instructions tell the agent when and how to use the tools.
-const instructions = `ticoder clarifies what a Python function should do before you trust code for it.
+const instructions = `ticoder clarifies what a Python or Java function should do before you trust code for it.
 Before writing a function whose intent is ambiguous, call clarify with its stub (or a description and signature):
 ticoder generates candidate implementations and tests, runs them in a sandbox, and asks the human the few
 yes/no questions that split the candidates best. You get back ranked code and a pytest file of the tests the

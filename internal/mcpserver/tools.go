@@ -30,7 +30,7 @@ func (s *Server) addTools() {
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:  "clarify",
 		Title: "Clarify a function with the human",
-		Description: `Clarify what a Python function should do before trusting code for it. Give a stub (def line and docstring), or a description with a signature, or a demo name, or a benchmark task.
+		Description: `Clarify what a Python or Java function should do before trusting code for it. Give a stub (def line and docstring), or a description with a signature, or a demo name, or a benchmark task.
 ticoder generates candidate implementations and tests, runs them in a sandbox and asks the human, through the client, the few yes/no questions that split the candidates best.
 It returns ranked code, the approved tests as a pytest file, and what each answer ruled out.
 If the client cannot ask the human, it returns "pending": relay pending.question to the human, then call answer_question and finish.`,
@@ -39,7 +39,7 @@ If the client cannot ask the human, it returns "pending": relay pending.question
 	mcp.AddTool(s.mcp, &mcp.Tool{
 		Name:  "start_clarification",
 		Title: "Start a clarification session",
-		Description: `Start clarifying a Python function (same input as clarify) and return the first question, for agents that ask the human themselves.
+		Description: `Start clarifying a Python or Java function (same input as clarify) and return the first question, for agents that ask the human themselves.
 Relay question.prompt to the human, then call answer_question with the session_id, the question's test id and the answer; repeat until done, then call finish.`,
 		Annotations: &mcp.ToolAnnotations{Title: "Start a clarification", OpenWorldHint: &no},
 	}, s.startTool)

@@ -6,7 +6,7 @@ import "github.com/ticoder/ticoder/api"
 // and start_clarification. Exactly one of Demo, Stub, Description (with
 // Signature) and Task is set.
 type SourceInput struct {
-	Demo        string `json:"demo,omitempty" jsonschema:"name of a built-in demo problem (count_vowels, digit_sum, first_missing, is_leap_year, max_increasing_product, median, rle_encode, second_largest, text_match); needs no model"`
+	Demo        string `json:"demo,omitempty" jsonschema:"name of a built-in demo problem (count_vowels, digit_sum, first_missing, is_leap_year, max_increasing_product, median, rle_encode, second_largest, text_match in Python; min_cost, sorted_union in Java); needs no model"`
 	Stub        string `json:"stub,omitempty" jsonschema:"a Python stub of the function to write: any imports, then its def line and a docstring that says what it does"`
 	Description string `json:"description,omitempty" jsonschema:"what the function should do, in words; give signature too"`
 	Signature   string `json:"signature,omitempty" jsonschema:"the function's def line, e.g. def fib(n: int) -> int (with description)"`
@@ -35,7 +35,7 @@ type AnswerInput struct {
 // FinishInput ends a session.
 type FinishInput struct {
 	SessionID string `json:"session_id" jsonschema:"the session_id that start_clarification or clarify returned"`
-	Candidate *int   `json:"candidate,omitempty" jsonschema:"index of the remaining candidate to take (candidates[].index); default the best-ranked"`
+	Candidate *int   `json:"candidate,omitempty" jsonschema:"index of the remaining candidate to take (ranked[].index of the result); default the best-ranked"`
 }
 
 // State is a session while questions remain, or once they are over but
