@@ -94,6 +94,7 @@ func runMCP(ctx context.Context, g *globalOptions, o *mcpOptions, errw io.Writer
 	defer eng.Close()
 	srv, err := mcpserver.New(mcpserver.Options{
 		Builder: b, Runner: eng.Pool, Defaults: opts, WriteFiles: !o.noWrite, Logger: slog.Default(),
+		Version: buildVersion(),
 	})
 	if err != nil {
 		return err

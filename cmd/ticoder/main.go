@@ -66,8 +66,9 @@ func newRootCommand() *cobra.Command { return newRoot(&globalOptions{}) }
 // newRoot returns the ticoder command tree, its global flags bound to g.
 func newRoot(g *globalOptions) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "ticoder",
-		Short: "Test-driven interactive code generation and code quality estimation",
+		Version: buildVersion(),
+		Use:     "ticoder",
+		Short:   "Test-driven interactive code generation and code quality estimation",
 		Long: `ticoder makes LLM-generated code trustworthy.
 
 It asks a model for many candidate implementations and many candidate tests,
@@ -125,6 +126,7 @@ pass@k of sample files, and estimates code quality without tests.
 		newMCPCommand(g),
 		newBrokerCommand(g),
 		newWorkerCommand(g),
+		newVersionCommand(),
 	)
 	usageErrors(root)
 	return root
