@@ -92,7 +92,7 @@ so the strict runs are always reported beside them.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval-noexamples, humaneval, mbpp, mbpp-sanitized) or file (required)")
+	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval-noexamples, humaneval, mbpp, mbpp-sanitized, mbjp) or file (required)")
 	f.StringVar(&o.model, "model", "", "model: replay:DIR, openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, ... (required)")
 	f.StringSliceVar(&o.modes, "mode", []string{"passfail", "output"}, "answer modes: passfail, output")
 	f.StringSliceVar(&o.selectors, "select", []string{"discr", "random", "infogain"}, "test selection strategies: "+strings.Join(rank.Selectors(), ", "))
