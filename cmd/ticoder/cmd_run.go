@@ -62,8 +62,14 @@ func (f *interactFlags) options() (interact.Options, error) {
 	if f.codes < 0 || f.tests < 0 || f.maxQuestions < 0 {
 		return interact.Options{}, usagef("--codes, --tests and --max-questions must not be negative")
 	}
-	if _, err := rank.ParseSelector(f.selectBy); err != nil {
+	sel, err := rank.ParseSelector(f.selectBy)
+	if err != nil {
 		return interact.Options{}, usageError{err}
+	}
+	if _, ok := sel.(rank.Oracle); ok {
+		// The oracle picks by the reference solution's answers: eval has
+		// one, an interactive session has only the user.
+		return interact.Options{}, usagef("--select %s: the oracle needs a reference solution, which only eval has; use %s", f.selectBy, strings.Join(rank.Selectors()[:3], ", "))
 	}
 	if _, err := rank.ParseRanker(f.rankBy); err != nil {
 		return interact.Options{}, usageError{err}
