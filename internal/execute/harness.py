@@ -758,11 +758,7 @@ def kill_others(c=None):
             pidfd = os.pidfd_open(c)
         except OSError:
             pass
-        for target in (lambda: os.killpg(c, signal.SIGKILL), lambda: os.kill(c, signal.SIGKILL)):
-            try:
-                target()
-            except (ProcessLookupError, PermissionError):
-                pass
+        kill_group(c)
         if pidfd is not None:  # readable once c has ended
             try:
                 ended = bool(select.select([pidfd], [], [], 5.0)[0])
@@ -800,6 +796,15 @@ def kill_others(c=None):
         if attempt > 10:
             time.sleep(0.001)
     raise Dirty()
+
+
+def kill_group(pid):
+    """Kills process pid and its process group (it leads one: child_setup)."""
+    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
+        try:
+            target()
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 def children_fd(pid):
@@ -948,6 +953,13 @@ class Zygote:
                 raise Dirty()  # asked for twice: a bug, not the program's doing
             self._read_pid()
         return self.pids.pop(ticket)
+
+    def end(self, ticket):
+        """Kills the process that spawn's ticket forked, with its process
+        group, and reaps it; returns its wait status (None if unknown)."""
+        pid = self.child_pid(ticket)
+        kill_group(pid)
+        return self.reap(pid)
 
     def reap(self, pid):
         """Reaps one of the zygote's children; returns its wait status
@@ -1668,13 +1680,7 @@ def judge_main(wfd, rfd, head):
 def end_judge(ticket, workdir, sess):
     """Kills a judge and whatever it started, reaps it and removes its
     directory, leaving C (sess) running. Raises Dirty when that fails."""
-    pid = ZYGOTE.child_pid(ticket)
-    for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-        try:
-            target()
-        except (ProcessLookupError, PermissionError):
-            pass
-    ZYGOTE.reap(pid)
+    ZYGOTE.end(ticket)
     kill_strays(sess.pid())
     remove_tree(TMP + "/" + workdir)
 
@@ -1922,13 +1928,7 @@ def run_task(spec, timeout, limits, workdir):
             break
     os.close(r)
     try:
-        pid = ZYGOTE.child_pid(ticket)
-        for target in (lambda: os.killpg(pid, signal.SIGKILL), lambda: os.kill(pid, signal.SIGKILL)):
-            try:
-                target()
-            except (ProcessLookupError, PermissionError):
-                pass
-        status = ZYGOTE.reap(pid)
+        status = ZYGOTE.end(ticket)
         kill_others()
         empty_tmp()
     except Dirty:
