@@ -325,7 +325,7 @@ func TestErrorsSayWhatToDo(t *testing.T) {
 		{name: "connection refused", spec: "openai:gpt-4o-mini", getenv: env("OPENAI_API_KEY", "k", "OPENAI_BASE_URL", refused),
 			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "is the server running?", "set OPENAI_BASE_URL", "vllm:MODEL@http://HOST:PORT/v1"}},
 		{name: "refused at the address of the selector", spec: "openai:gpt-4o-mini@" + refused, getenv: env("OPENAI_API_KEY", "k"),
-			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "check the address given after @"}, lack: "OPENAI_BASE_URL"},
+			wantErr: llm.ErrUnreachable, want: []string{"cannot reach " + refused, "connection refused", "check the address given after @ in openai:gpt-4o-mini@…"}, lack: "OPENAI_BASE_URL"},
 		{name: "ollama refused", spec: "ollama:qwen2.5-coder:7b", getenv: env("OLLAMA_HOST", refused),
 			wantErr: llm.ErrUnreachable, want: []string{"set OLLAMA_HOST", "ollama:qwen2.5-coder:7b@http://HOST:PORT/v1"}},
 		{name: "server hangs up", spec: "vllm:m@" + hangup.URL + "/v1",

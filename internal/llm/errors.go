@@ -131,8 +131,8 @@ func (c *Client) transportFailure(e *transportError) error {
 	if c.res.spec.BaseURL != "" {
 		// The address came with the model selector: no variable to set.
 		return newError(ErrUnreachable, e,
-			"cannot reach %s (%s, %d attempts): is the server running? check the address given after @ in the model selector",
-			c.res.baseURL, reason, e.attempts)
+			"cannot reach %s (%s, %d attempts): is the server running? check the address given after @ in %s:%s@…",
+			c.res.baseURL, reason, e.attempts, c.res.spec.Kind, c.res.spec.Model)
 	}
 	return newError(ErrUnreachable, e,
 		"cannot reach %s (%s, %d attempts): is the server running? set %s, or select the model as %s",
