@@ -1701,8 +1701,9 @@ def kill_strays(c):
             if p not in spare and not zombie(p):
                 _kill(p)
         reap_own()
-        # (A zombie runs nothing: C's own unreaped children stay so.)
-        if not [p for p in pids() if p not in spare and not zombie(p)]:
+        # Zombies of the worker are reaped above; those of the zygote (the
+        # next spawn reaps them) and of C (its own children) run nothing.
+        if not [p for p in pids() if p not in spare and not zombie(p, (ZYGOTE.pid, c))]:
             return
         if attempt > 10:
             time.sleep(0.001)
