@@ -297,9 +297,9 @@ func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Dura
 		fmt.Fprintln(w, note)
 	}
 	if outPath == "" {
-		fmt.Fprintf(w, "%d samples, %d problems, %.1f s\n", sum.Samples, sum.Problems, took.Seconds())
+		fmt.Fprintf(w, "%s, %s, %.1f s\n", plural(sum.Samples, "sample"), plural(sum.Problems, "problem"), took.Seconds())
 		return nil
 	}
-	fmt.Fprintf(w, "%d samples, %d problems, %.1f s; per-sample results in %s\n", sum.Samples, sum.Problems, took.Seconds(), outPath)
+	fmt.Fprintf(w, "%s, %s, %.1f s; per-sample results in %s\n", plural(sum.Samples, "sample"), plural(sum.Problems, "problem"), took.Seconds(), outPath)
 	return nil
 }

@@ -285,8 +285,8 @@ func TestCheckResultsLocation(t *testing.T) {
 	if entries, _ := os.ReadDir(data); len(entries) != 1 {
 		t.Errorf("check wrote beside the samples: %v", entries)
 	}
-	if !strings.Contains(stdout, "pass@1") || !strings.Contains(stdout, "codes_results.jsonl") {
-		t.Errorf("summary = %q, want pass@1 and the results file", stdout)
+	if !strings.Contains(stdout, "pass@1") || !strings.Contains(stdout, "1 sample, 1 problem, ") || !strings.Contains(stdout, "codes_results.jsonl") {
+		t.Errorf("summary = %q, want pass@1, \"1 sample, 1 problem\" and the results file", stdout)
 	}
 	for _, c := range []struct {
 		out  string

@@ -333,7 +333,7 @@ async function renderFinal() {
     check.textContent = "Not run in the sandbox: " + (ex.unchecked || "no test runner") + ". Run them with: " + (ex.command || "");
   } else if (ex.passed) {
     check.className = "check ok";
-    check.textContent = "✓ All " + ex.test_count + " approved tests pass against this code (run in the sandbox).";
+    check.textContent = (ex.test_count === 1 ? "✓ The approved test passes" : "✓ All " + ex.test_count + " approved tests pass") + " against this code (run in the sandbox).";
   } else {
     check.className = "check bad";
     check.textContent = "✗ Some tests fail against this code: " + (ex.failures || []).join("; ");
