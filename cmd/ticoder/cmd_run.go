@@ -40,6 +40,9 @@ type interactFlags struct {
 	timeout      time.Duration
 }
 
+// sessionFlags are the interactFlags that shape a session when it starts.
+var sessionFlags = []string{"model", "style", "mode", "codes", "tests", "max-questions", "select", "rank", "questions", "timeout"}
+
 func (f *interactFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "model that writes candidates and tests: openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, replay:DIR, ... (not needed for --demo)")
 	fs.StringVar(&f.style, "style", "chat", "prompt style: chat (instruction models) or completion (base models)")
@@ -135,6 +138,8 @@ type runOptions struct {
 	// promptSet and signatureSet report that --prompt and --signature were
 	// given (perhaps empty).
 	promptSet, signatureSet bool
+	// sessionSet lists the sessionFlags given, which --resume refuses.
+	sessionSet []string
 }
 
 func newRunCommand(g *globalOptions) *cobra.Command {
@@ -187,6 +192,11 @@ error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 				o.demo = args[0]
 			}
 			o.promptSet, o.signatureSet = cmd.Flags().Changed("prompt"), cmd.Flags().Changed("signature")
+			for _, name := range sessionFlags {
+				if cmd.Flags().Changed(name) {
+					o.sessionSet = append(o.sessionSet, "--"+name)
+				}
+			}
 			return runRun(cmd.Context(), g, o, cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
@@ -251,6 +261,9 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if o.resume != "" {
 		if o.demo != "" || o.spec != "" || o.promptSet || o.task != "" {
 			return usagef("run: --resume takes up a kept session; it goes without --demo, --spec, --prompt or --task")
+		}
+		if len(o.sessionSet) > 0 {
+			return usagef("run: --resume takes up the session as it was kept (its model, mode, selection, ranking and limits): %s cannot change it", strings.Join(o.sessionSet, ", "))
 		}
 		return resumeRun(ctx, g, o, in, out, errw)
 	}

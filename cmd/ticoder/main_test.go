@@ -52,6 +52,7 @@ func TestExitStatus(t *testing.T) {
 		{name: "a missing file is bad input", args: []string{"check", "--dataset", "humaneval", "--samples", filepath.Join(dir, "nope.jsonl")}, code: exitBadInput, want: "no such file"},
 		{name: "interrupted", ctx: canceled, args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--out", filepath.Join(dir, "r.jsonl"), "-q"}, code: 130, want: "ticoder: interrupted"},
 		{name: "oracle selection in a session", args: []string{"run", "--demo", "--select", "oracle"}, code: 2, want: "the oracle needs a reference solution, which only eval has"},
+		{name: "a resumed session keeps its mode", args: []string{"run", "--resume", samplesFile, "--mode", "output"}, code: 2, want: "--mode cannot change it"},
 		{name: "no workers", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--workers", "0"}, code: 2, want: "--workers 0: give a number above 0"},
 		{name: "negative workers", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--workers", "-3"}, code: 2, want: "--workers -3: give a number above 0"},
 		{name: "negative factor", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--factor", "-2"}, code: 2, want: "--factor -2: give a number above 0"},
