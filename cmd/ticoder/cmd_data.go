@@ -95,7 +95,7 @@ func dataNames(args []string) ([]string, error) {
 			return dataset.Names(), nil
 		}
 		if _, ok := dataset.Lookup(a); !ok {
-			return nil, usagef("unknown dataset %q: want one of %s, or all", a, strings.Join(dataset.Names(), ", "))
+			return nil, fmt.Errorf("%w %q: want one of %s, or all", dataset.ErrUnknown, a, strings.Join(dataset.Names(), ", "))
 		}
 		names = append(names, a)
 	}

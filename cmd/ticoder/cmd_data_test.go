@@ -131,9 +131,9 @@ func TestDataFetchErrors(t *testing.T) {
 		t.Errorf("bad download was kept: %v", err)
 	}
 
+	// An unknown name is bad input (3), as in check --dataset.
 	err = runDataFetch(context.Background(), &out, &dataset.Fetcher{}, dir, []string{"nope"})
-	var u usageError
-	if !errors.As(err, &u) || !strings.Contains(err.Error(), "humaneval-noexamples") {
-		t.Errorf("unknown name: %v", err)
+	if !errors.Is(err, dataset.ErrUnknown) || exitClass(err) != exitBadInput || !strings.Contains(err.Error(), "humaneval-noexamples") {
+		t.Errorf("unknown name: %v (exit %d)", err, exitClass(err))
 	}
 }

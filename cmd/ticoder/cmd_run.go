@@ -326,7 +326,7 @@ func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reade
 	defer eng.Close()
 	conv, err := interact.LoadFor(data, eng.runners(ctx, g))
 	if err != nil {
-		return fmt.Errorf("%s is not a session file that run kept: %w", o.resume, err)
+		return fmt.Errorf("%w: %s is not a session file that run kept: %w", interact.ErrBadSource, o.resume, err)
 	}
 	fmt.Fprintf(errw, "ticoder: resuming %s with %s\n", o.resume, plural(len(conv.State("").History), "answer"))
 	return askAndWrite(ctx, o, conv, o.resume, in, out, errw)

@@ -11,11 +11,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/natsexec"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/qe/qestore"
+	"github.com/ticoder/ticoder/internal/samples"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/store"
 )
@@ -103,7 +105,7 @@ func exitClass(err error) int {
 		return exitModel
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, interact.ErrBadSource),
 		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qestore.ErrNotCQE), errors.Is(err, qestore.ErrNoExamples),
-		errors.Is(err, natsexec.ErrBadKeyFile):
+		errors.Is(err, natsexec.ErrBadKeyFile), errors.Is(err, samples.ErrNoSamples), errors.Is(err, demo.ErrUnknown):
 		return exitBadInput
 	case errors.Is(err, store.ErrNewerSchema):
 		return exitError

@@ -20,6 +20,10 @@ func TestExitStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	humanEvalSamples := filepath.Join(testutil.Fixtures(t), recorded, "codes.jsonl")
+	emptyFile := filepath.Join(dir, "empty.jsonl")
+	if err := os.WriteFile(emptyFile, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	globals := []string{"--data-dir", testutil.Fixtures(t), "--cache", filepath.Join(dir, "cache.db")}
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -53,6 +57,12 @@ func TestExitStatus(t *testing.T) {
 		{name: "interrupted", ctx: canceled, args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--out", filepath.Join(dir, "r.jsonl"), "-q"}, code: 130, want: "ticoder: interrupted"},
 		{name: "oracle selection in a session", args: []string{"run", "--demo", "--select", "oracle"}, code: 2, want: "the oracle needs a reference solution, which only eval has"},
 		{name: "a resumed session keeps its mode", args: []string{"run", "--resume", samplesFile, "--mode", "output"}, code: 2, want: "--mode cannot change it"},
+		{name: "an empty samples file is bad input", args: []string{"check", "--dataset", "humaneval", "--samples", emptyFile, "--out", filepath.Join(dir, "r.jsonl")}, code: exitBadInput, want: "the file is empty"},
+		{name: "a directory as samples is bad input", args: []string{"check", "--dataset", "humaneval", "--samples", dir, "--out", filepath.Join(dir, "r.jsonl")}, code: exitBadInput, want: "it is a directory"},
+		{name: "an unknown demo is bad input", args: []string{"run", "--demo", "nope"}, code: exitBadInput, want: `unknown demo problem "nope"`},
+		{name: "a corrupt session file is bad input", args: []string{"run", "--resume", emptyFile}, code: exitBadInput, want: "is not a session file that run kept"},
+		{name: "an unknown dataset to fetch is bad input, as in check", args: []string{"data", "fetch", "bogus"}, code: exitBadInput, want: `unknown dataset "bogus"`},
+		{name: "a missing dataset file is bad input", args: []string{"--data-dir", filepath.Join(dir, "nodata"), "check", "--dataset", "humaneval", "--samples", samplesFile, "--out", filepath.Join(dir, "r.jsonl")}, code: exitBadInput, want: "ticoder data fetch humaneval"},
 		{name: "no workers", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--workers", "0"}, code: 2, want: "--workers 0: give a number above 0"},
 		{name: "negative workers", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--workers", "-3"}, code: 2, want: "--workers -3: give a number above 0"},
 		{name: "negative factor", args: []string{"check", "--dataset", "humaneval", "--samples", samplesFile, "--factor", "-2"}, code: 2, want: "--factor -2: give a number above 0"},

@@ -102,8 +102,8 @@ func Load(ctx context.Context, dataDir, nameOrPath string) (*Dataset, error) {
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			if _, known := Lookup(name); known {
-				return nil, fmt.Errorf("load %s: %s is missing: run \"ticoder data fetch %s\", or point --data-dir or $%s at a directory that has it",
-					name, path, name, EnvDataDir)
+				return nil, fmt.Errorf("load %s: %s is missing: run \"ticoder data fetch %s\", or point --data-dir or $%s at a directory that has it: %w",
+					name, path, name, EnvDataDir, fs.ErrNotExist)
 			}
 		}
 		return nil, fmt.Errorf("load %s: %w", name, err)

@@ -51,6 +51,9 @@ func Read(ctx context.Context, path string, ds *dataset.Dataset) ([]Sample, erro
 		return nil, fmt.Errorf("read samples: %w", err)
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("read samples %s: %w: it is a directory, not a JSONL file", path, ErrNoSamples)
+	}
 	return Parse(ctx, f, path, ds)
 }
 
