@@ -3,7 +3,6 @@ package execute
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -146,13 +145,7 @@ func TestWorkerJarWithoutLocale(t *testing.T) {
 			os.Unsetenv(name)
 		}
 	}
-	var names []string
-	err = fs.WalkDir(jworkerSources, "jworker", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			names = append(names, p)
-		}
-		return err
-	})
+	names, err := workerSourceNames()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,22 @@ import (
 //go:embed jworker
 var jworkerSources embed.FS
 
+// workerSourceNames lists the embedded files of the JVM worker, sorted.
+func workerSourceNames() ([]string, error) {
+	var names []string
+	err := fs.WalkDir(jworkerSources, "jworker", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			names = append(names, p)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("java worker sources: %w", err)
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
 // workerJar returns the JVM worker compiled by the JDK at javaHome, as a
 // modular jar, and a hash of its sources and JDK (part of every cache key).
 // The jar is kept in the user's cache directory, so javac runs once per
@@ -31,17 +47,10 @@ func workerJar(ctx context.Context, javaHome string) ([]byte, string, error) {
 		return nil, "", fmt.Errorf("java worker: %w", err)
 	}
 	fmt.Fprintf(h, "%d:%s", len(release), release)
-	var names []string
-	err = fs.WalkDir(jworkerSources, "jworker", func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			names = append(names, p)
-		}
-		return err
-	})
+	names, err := workerSourceNames()
 	if err != nil {
-		return nil, "", fmt.Errorf("java worker sources: %w", err)
+		return nil, "", err
 	}
-	sort.Strings(names)
 	for _, n := range names {
 		b, err := jworkerSources.ReadFile(n)
 		if err != nil {
