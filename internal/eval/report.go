@@ -53,8 +53,12 @@ type Row struct {
 	// NoQuestion counts the sessions that asked nothing at all.
 	NoQuestion int `json:"no_question"`
 	// Lost counts the sessions in which an answer pruned the last remaining
-	// candidate that passes the hidden tests (see Run.Lost).
+	// candidate that passes the hidden tests, and none came back (see
+	// Run.Lost).
 	Lost int `json:"lost"`
+	// Conflicts counts the sessions in which no candidate agreed with all
+	// the answers (see Run.Conflict).
+	Conflicts int `json:"conflicts"`
 	// Synthesized counts the synthesized questions asked, over all sessions.
 	Synthesized int `json:"synthesized"`
 }
@@ -118,6 +122,9 @@ func Summarize(results []Result, cfg Config) Summary {
 			if run.Lost > 0 {
 				row.Lost++
 			}
+			if run.Conflict > 0 {
+				row.Conflicts++
+			}
 			for _, a := range run.Asked {
 				if a.Shown != "" {
 					row.Synthesized++
@@ -180,16 +187,16 @@ func (s Summary) sessions(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n## Sessions\n\n")
-	b.WriteString("Per strategy (any code ranker): mean questions asked; synthesized questions among them (all sessions); sessions that asked nothing; sessions by why they stopped; sessions in which an answer pruned the last remaining candidate that passes the hidden tests.\n\n")
-	b.WriteString("| questions | select | mode | protect | mean asked | synthesized | asked nothing | max-questions | one-class | no-split | no-tests | lost all correct |\n")
-	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("Per strategy (any code ranker): mean questions asked; synthesized questions among them (all sessions); sessions that asked nothing; sessions by why they stopped; sessions in which, after some answer, no candidate agreed with all the answers (they went on with the candidates that agree with the most); sessions in which an answer pruned the last remaining candidate that passes the hidden tests and none came back.\n\n")
+	b.WriteString("| questions | select | mode | protect | mean asked | synthesized | asked nothing | max-questions | one-class | no-split | no-tests | no candidate agrees | lost all correct |\n")
+	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range s.Rows {
 		if r.Rank != s.Config.Rankers[0] {
 			continue
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f | %d | %d | %d | %d | %d | %d | %d |\n", r.Ask, r.Select, modeLabel(r.Mode), protectName(r.Protect),
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %.2f | %d | %d | %d | %d | %d | %d | %d | %d |\n", r.Ask, r.Select, modeLabel(r.Mode), protectName(r.Protect),
 			r.Questions, r.Synthesized, r.NoQuestion, r.Stops[session.MaxQuestions.String()], r.Stops[session.OneClass.String()],
-			r.Stops[session.NoSplit.String()], r.Stops[session.NoTests.String()], r.Lost)
+			r.Stops[session.NoSplit.String()], r.Stops[session.NoTests.String()], r.Conflicts, r.Lost)
 	}
 }
 

@@ -267,11 +267,17 @@ type Run struct {
 	// max-questions, one-class, no-split or no-tests); empty if it could
 	// still ask.
 	Stop string `json:"stop"`
-	// Lost is the number of the answer that pruned the last remaining
-	// candidate that passes the hidden tests, 0 if none did (the reference
-	// behaving outside the hidden tests' domain unlike every correct
-	// candidate, or a noisy answer).
+	// Lost is the number of the answer after which no remaining candidate
+	// passed the hidden tests although one had before, when none came back
+	// by the end of the session (the reference behaving outside the hidden
+	// tests' domain unlike every correct candidate, or a noisy answer); 0
+	// otherwise.
 	Lost int `json:"lost,omitempty"`
+	// Conflict is the number of the first answer that no candidate agreed
+	// with together with all earlier answers ("no candidate agrees"; the
+	// session went on with those that agree with the most answers, see
+	// session.Session.Conflict), 0 if there was none.
+	Conflict int `json:"conflict,omitempty"`
 }
 
 // Asked is one question and the simulated user's answer.
@@ -400,7 +406,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 		runs[i] = Run{Mode: st.mode, Select: st.sel, Rank: r.name, Protect: st.protect, Ask: st.ask, PassAt: map[int][]float64{}}
 	}
 	var asked []Asked
-	stop, lost := "", 0
+	stop, lost, conflict := "", 0, 0
 	for m := 0; m <= cfg.MaxQuestions; m++ {
 		if m > 0 && stop == "" {
 			q, ok := s.Next()
@@ -410,8 +416,14 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 				if err := s.Answer(ctx, q.Test, a); err != nil {
 					return nil, fmt.Errorf("question %d: %w", m, err)
 				}
-				if had && !anyCorrect(s.Alive(), p.Correct) {
+				switch has := anyCorrect(s.Alive(), p.Correct); {
+				case had && !has:
 					lost = m
+				case has:
+					lost = 0
+				}
+				if conflict == 0 && s.Conflict() > 0 {
+					conflict = m
 				}
 				as := Asked{Test: q.Test, Answer: a.String()}
 				if q.Synthesized {
@@ -438,7 +450,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 		stop = s.Status().String()
 	}
 	for i := range runs {
-		runs[i].Asked, runs[i].Stop, runs[i].Lost = asked, stop, lost
+		runs[i].Asked, runs[i].Stop, runs[i].Lost, runs[i].Conflict = asked, stop, lost, conflict
 	}
 	return runs, nil
 }

@@ -148,9 +148,10 @@ func TestSimulateOutput(t *testing.T) {
 }
 
 func TestSimulateEmptySetAndProtect(t *testing.T) {
-	// The correct candidate (1) returns a value the reference does not: the
-	// answer `output 9` leaves nothing, which counts as a failure; with
-	// protect-correct candidate 1 survives.
+	// The correct candidate (1) returns a value the reference does not: no
+	// candidate agrees with the answer `output 9`, so both remain, ranked
+	// as before, and the run reports the conflict (no candidate left would
+	// count as a failure); with protect-correct candidate 1 agrees.
 	p := problem(t, 2, []int{1, 1}, []bool{false, true}, "F=9 P=1",
 		"F=5 P=1",
 		"F=6 P=1")
@@ -161,11 +162,14 @@ func TestSimulateEmptySetAndProtect(t *testing.T) {
 		t.Fatal(err)
 	}
 	strict, protect := res.Runs[0], res.Runs[1]
-	if diff := cmp.Diff([]float64{0.5, 0, 0, 0, 0, 0}, strict.PassAt[1]); diff != "" {
+	if diff := cmp.Diff([]float64{0.5, 0.5, 0.5, 0.5, 0.5, 0.5}, strict.PassAt[1]); diff != "" {
 		t.Errorf("strict pass@1@m (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]int{2, 0, 0, 0, 0, 0}, strict.Remaining); diff != "" {
+	if diff := cmp.Diff([]int{2, 2, 2, 2, 2, 2}, strict.Remaining); diff != "" {
 		t.Errorf("strict remaining (-want +got):\n%s", diff)
+	}
+	if strict.Conflict != 1 || strict.Lost != 0 || protect.Conflict != 0 {
+		t.Errorf("conflict %d, lost %d (protected: conflict %d); want 1, 0, 0", strict.Conflict, strict.Lost, protect.Conflict)
 	}
 	if diff := cmp.Diff([]float64{0.5, 1, 1, 1, 1, 1}, protect.PassAt[1]); diff != "" {
 		t.Errorf("protected pass@1@m (-want +got):\n%s", diff)

@@ -143,6 +143,14 @@ def _code_one(completion, prompt, context, entry, style):
     if not completion.strip():
         return {"drop": "empty"}
     if style == "body":
+        if (prompt.endswith("\n") or not prompt) and _starts_at_col0(completion):
+            # A continuation that starts at column 0 is a whole program
+            # (a model that rewrote the function, as many chat models do):
+            # run as prompt + completion, its definition is the one that
+            # counts, so it is taken as such when it defines the entry point.
+            out = _code_full(completion, context, entry)
+            if "program" in out:
+                return out
         return _code_body(prompt, completion, entry)
     _, blocks = _blocks(completion)
     tries = []

@@ -23,7 +23,11 @@
 //     end; blocks of another language are used only when there is no other),
 //     else <code>…</code> (or <python>, <tests>, <test>) tags, else the raw
 //     text.
-//   - StyleBody (prompt + completion, as HumanEval and CodeT do): the
+//   - StyleBody (prompt + completion, as HumanEval and CodeT do): a
+//     completion that starts at column 0 and defines the entry point again
+//     (a model that rewrote the whole function) is that function, taken as
+//     StyleFull takes it: run as prompt + completion, its definition is the
+//     one that counts. Otherwise the
 //     completion is cut at its first line at column 0 that starts a statement,
 //     as CodeT does (comments and continuation lines such as "else:" or ")" do
 //     not cut; where the cut does not parse, the next such line is tried).

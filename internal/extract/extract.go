@@ -30,7 +30,7 @@ var (
 // of extracted output are keyed on it, not on the binary, so they survive a
 // rebuild. Bump it whenever a change to those rules can change what Codes or
 // Tests return for the same input.
-const RulesVersion = "extract-v1"
+const RulesVersion = "extract-v2"
 
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.

@@ -87,7 +87,11 @@ func TestCodes(t *testing.T) {
 		{name: "full truncated entry point", in: "```python\ndef add(a, b):\n    return (a +", stats: Stats{Truncated: 1}},
 		{name: "context prepended, not repeated", p: withContext, in: "```python\nimport math\n\ndef add(a, b):\n    return math.fsum([a, b])\n```",
 			want: "import math\n\n\ndef add(a, b):\n    return math.fsum([a, b])\n", stats: Stats{Kept: 1}},
-		{name: "style body forces join", style: StyleBody, in: "def add(a, b):\n    return a + b\n",
+		// prompt + completion: the completion's definition is the one that
+		// counts when it defines the entry point again.
+		{name: "style body takes a rewritten function", style: StyleBody, in: "def add(a, b):\n    return a + b\n",
+			want: "def add(a, b):\n    return a + b\n", stats: Stats{Kept: 1}},
+		{name: "style body joins what does not define it", style: StyleBody, in: "def other(a, b):\n    return a + b\n",
 			want: addHead, stats: Stats{Kept: 1, Trimmed: 1}},
 		{name: "style full refuses a body", style: StyleFull, in: "    return a + b\n", stats: Stats{NoEntryPoint: 1}},
 	}

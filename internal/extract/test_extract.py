@@ -39,6 +39,26 @@ class CodesTest(unittest.TestCase):
                 self.assertEqual(got[2].get("drop"), "empty")
                 self.assertIn(got[3].get("drop"), ("syntax", "no_entry_point"))
 
+    def test_body_style_takes_a_rewritten_function(self):
+        # Continuations that are whole functions (as Codestral's recorded
+        # samples are) are the function they define, as prompt + completion
+        # runs; a continuation at column 0 that does not define the entry
+        # point is still a body (here cut to the stub), and an indented one is
+        # unchanged.
+        prompt = 'from typing import List\n\n\ndef add(a: List[int], b):\n    """Adds."""\n'
+        arg = {"prompt": prompt, "context": "from typing import List\n", "entry_point": "add", "style": "body",
+               "completions": ["def add(a, b):\n    return a - b", "    return a + b\n",
+                               "x = 1\n"]}
+        for name, fn in [("imported", codes.extract_codes), ("concatenated", concatenated()["extract_codes"])]:
+            with self.subTest(name):
+                got = fn(arg)["samples"]
+                self.assertIn("return a - b", got[0]["program"])
+                self.assertIn("from typing import List", got[0]["program"])
+                self.assertNotIn('"""Adds."""', got[0]["program"])
+                self.assertIn('"""Adds."""', got[1]["program"])
+                self.assertIn("return a + b", got[1]["program"])
+                self.assertTrue(got[2]["program"].startswith(prompt), "still a body: %r" % got[2])
+
 
 class TestsTest(unittest.TestCase):
     def test_assertions(self):

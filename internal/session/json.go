@@ -44,11 +44,20 @@ func Load(data []byte, cmp Comparer) (*Session, error) {
 		return slices.IsSorted(set) && (len(set) == 0 || (set[0] >= 0 && set[len(set)-1] < n))
 	}
 	asked := map[int]bool{}
-	for _, h := range st.History {
-		if h.Test < 0 || h.Test >= nt || asked[h.Test] || !valid(h.Before, nc) {
+	for i, h := range st.History {
+		if h.Test < 0 || h.Test >= nt || asked[h.Test] || !valid(h.Before, nc) || !valid(h.Agree, nc) {
 			return nil, fmt.Errorf("load session: corrupt history (test %d)", h.Test)
 		}
 		asked[h.Test] = true
+		if h.Agree == nil {
+			// Written before answers were kept as evidence: what the
+			// answer left is what it is known to agree with.
+			if i+1 < len(st.History) {
+				st.History[i].Agree = st.History[i+1].Before
+			} else {
+				st.History[i].Agree = st.Alive
+			}
+		}
 	}
 	if !valid(st.Alive, nc) {
 		return nil, fmt.Errorf("load session: corrupt set of remaining candidates")

@@ -122,6 +122,10 @@ type Step struct {
 	Score float64 `json:"score"`
 	// Expected is, for a synthesized question, the value it showed.
 	Expected string `json:"expected,omitempty"`
+	// Agree lists the candidates (of all, in increasing order) whose
+	// behaviour agrees with the answer: an answer is evidence about every
+	// candidate, not only those that remained (see Session.Alive).
+	Agree []int `json:"agree"`
 }
 
 // Stop says why a session asks nothing more.
@@ -459,52 +463,120 @@ func (s *Session) question(t int, score float64, expected string) Question {
 // them, `output v` keeps those whose call returns a value == v (decided by
 // the Comparer), undefined keeps all. With ProtectCorrect, candidates that
 // pass the hidden tests are always kept. On error nothing changes.
+//
+// An answer is evidence, not a guillotine: the remaining candidates are
+// those that agree with the most answers so far (Step.Agree). While some
+// candidate agrees with every answer that is exactly pruning; an answer
+// that no remaining candidate agrees with leaves those that disagree with
+// the fewest answers, and Conflict says so.
 func (s *Session) Answer(ctx context.Context, test int, a Answer) error {
 	if s.pending == nil || s.pending.Test != test {
 		return fmt.Errorf("answer test %d: %w; ask Next for the question", test, ErrNotAsked)
 	}
-	kept, err := s.prune(ctx, test, a)
+	agree, err := s.agree(ctx, test, a, s.pending.Expected, s.all())
 	if err != nil {
 		return fmt.Errorf("answer test %d: %w", test, err)
 	}
-	if s.spec.ProtectCorrect {
-		for _, c := range s.alive {
-			if s.spec.Correct[c] && !slices.Contains(kept, c) {
-				kept = append(kept, c)
-			}
-		}
-		slices.Sort(kept)
-	}
-	st := Step{Test: test, Answer: a, Before: s.alive, Score: s.pending.Score}
+	st := Step{Test: test, Answer: a, Before: s.alive, Score: s.pending.Score, Agree: agree}
 	if s.pending.Synthesized {
 		st.Expected = s.pending.Expected
 	}
 	s.history = append(s.history, st)
-	s.alive = kept
+	s.alive = s.consistent()
 	i, _ := slices.BinarySearch(s.unasked, test)
 	s.unasked = slices.Delete(slices.Clone(s.unasked), i, i+1)
 	s.pending = nil
 	return nil
 }
 
-// prune returns the candidates an answer keeps, without changing s.
-func (s *Session) prune(ctx context.Context, test int, a Answer) ([]int, error) {
+// all returns every candidate, in increasing order.
+func (s *Session) all() []int {
+	out := make([]int, len(s.spec.Candidates))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// agree returns the candidates of set that agree with answer a to test;
+// with ProtectCorrect, a candidate that passes the hidden tests agrees with
+// every answer.
+func (s *Session) agree(ctx context.Context, test int, a Answer, shown string, set []int) ([]int, error) {
+	kept, err := s.prune(ctx, test, a, shown, set)
+	if err != nil {
+		return nil, err
+	}
+	if s.spec.ProtectCorrect {
+		for _, c := range set {
+			if s.spec.Correct[c] && !slices.Contains(kept, c) {
+				kept = append(kept, c)
+			}
+		}
+		slices.Sort(kept)
+	}
+	return kept, nil
+}
+
+// agreements counts, for every candidate, the answers it agrees with.
+func (s *Session) agreements() []int {
+	n := make([]int, len(s.spec.Candidates))
+	for _, st := range s.history {
+		for _, c := range st.Agree {
+			n[c]++
+		}
+	}
+	return n
+}
+
+// consistent returns the candidates that agree with the most answers so far,
+// in increasing order: all candidates before any answer.
+func (s *Session) consistent() []int {
+	n := s.agreements()
+	best := 0
+	for _, k := range n {
+		best = max(best, k)
+	}
+	out := []int{}
+	for c, k := range n {
+		if k == best {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Conflict returns how many of the answers so far the remaining candidates
+// disagree with: 0 while some candidate agrees with every answer. Above 0,
+// no candidate does what the user said, and the remaining ones are those
+// that come closest; the approved tests (Approved) say what the code must
+// still do, and new candidates (say, from the model, with the approved
+// tests in the prompt) are what the user needs.
+func (s *Session) Conflict() int {
+	if len(s.alive) == 0 || len(s.history) == 0 {
+		return 0
+	}
+	return len(s.history) - s.agreements()[s.alive[0]]
+}
+
+// prune returns the candidates of set that an answer keeps, without
+// changing s; shown is the value a synthesized question showed.
+func (s *Session) prune(ctx context.Context, test int, a Answer, shown string, set []int) ([]int, error) {
 	kept := []int{}
 	switch a.Verdict {
 	case Pass, Fail:
 		passes := func(c int) bool { return s.pool.Passes(c, test) }
 		if s.pool.Synthesized(test) {
 			// The shown value came from a candidate, so it has a number.
-			pivot := s.pool.ValueOf(test, s.pending.Expected)
+			pivot := s.pool.ValueOf(test, shown)
 			passes = func(c int) bool { return pivot >= 0 && s.pool.Value(c, test) == pivot }
 		}
-		for _, c := range s.alive {
+		for _, c := range set {
 			if passes(c) == (a.Verdict == Pass) {
 				kept = append(kept, c)
 			}
 		}
 	case Undefined:
-		kept = slices.Clone(s.alive)
+		kept = slices.Clone(set)
 	case Output:
 		t := s.spec.Tests[test]
 		switch {
@@ -515,8 +587,8 @@ func (s *Session) prune(ctx context.Context, test int, a Answer) ([]int, error) 
 		case s.cmp == nil:
 			return nil, fmt.Errorf("%w: no comparer to evaluate `output` answers", ErrBadAnswer)
 		}
-		programs := make([]string, len(s.alive))
-		for i, c := range s.alive {
+		programs := make([]string, len(set))
+		for i, c := range set {
 			programs[i] = s.spec.Candidates[c].Program
 		}
 		eq, err := s.cmp.Equal(ctx, programs, t.Test, a.Value)
@@ -526,7 +598,7 @@ func (s *Session) prune(ctx context.Context, test int, a Answer) ([]int, error) 
 		if len(eq) != len(programs) {
 			return nil, fmt.Errorf("comparer returned %d verdicts for %d programs", len(eq), len(programs))
 		}
-		for i, c := range s.alive {
+		for i, c := range set {
 			if eq[i] {
 				kept = append(kept, c)
 			}
@@ -546,11 +618,62 @@ func (s *Session) Undo() error {
 	}
 	last := s.history[len(s.history)-1]
 	s.history = s.history[:len(s.history)-1]
-	s.alive = last.Before
+	s.alive = s.consistent()
 	s.unasked = slices.Clone(s.unasked)
 	i, _ := slices.BinarySearch(s.unasked, last.Test)
 	s.unasked = slices.Insert(s.unasked, i, last.Test)
 	q := s.question(last.Test, last.Score, last.Expected)
 	s.pending = &q
+	return nil
+}
+
+// AddCandidates adds candidates, with their results on every test
+// (results[i] for cands[i], one per Spec.Tests entry), to the session: say,
+// new programs from the model after no candidate agreed with the answers.
+// Each answer so far is evidence about them as about the others (an
+// `output` answer is decided by the Comparer), and the remaining candidates
+// are those that agree with the most answers. classes, when not nil,
+// replaces Spec.ValueClass (it must number the new candidates' values
+// too). A pending question is dropped: Next chooses again among the new
+// pool. Undo still restores the state before each answer, with the new
+// candidates kept. On error nothing changes.
+func (s *Session) AddCandidates(ctx context.Context, cands []extract.Candidate, results [][]execute.Result, classes map[string]int32) error {
+	if len(results) != len(cands) {
+		return fmt.Errorf("add candidates: %d result rows for %d candidates", len(results), len(cands))
+	}
+	for i, row := range results {
+		if len(row) != len(s.spec.Tests) {
+			return fmt.Errorf("add candidates: candidate %d has %d results for %d tests", i, len(row), len(s.spec.Tests))
+		}
+	}
+	if len(s.spec.Correct) != 0 {
+		return fmt.Errorf("add candidates: the session knows hidden verdicts, which new candidates lack")
+	}
+	spec := s.spec
+	spec.Candidates = append(slices.Clone(s.spec.Candidates), cands...)
+	spec.Results = append(slices.Clone(s.spec.Results), results...)
+	if classes != nil {
+		spec.ValueClass = classes
+	}
+	pool, err := rank.NewOutcomes(spec.OutcomesInput())
+	if err != nil {
+		return fmt.Errorf("add candidates: %w", err)
+	}
+	grown := &Session{spec: spec, pool: pool, sel: s.sel, ranker: s.ranker, cmp: s.cmp}
+	added := make([]int, len(cands))
+	for i := range added {
+		added[i] = len(s.spec.Candidates) + i
+	}
+	history := slices.Clone(s.history)
+	for i, st := range history {
+		agree, err := grown.agree(ctx, st.Test, st.Answer, st.Expected, added)
+		if err != nil {
+			return fmt.Errorf("add candidates: answer %d: %w", i+1, err)
+		}
+		history[i].Agree = append(slices.Clone(st.Agree), agree...)
+	}
+	grown.history, grown.unasked = history, s.unasked
+	grown.alive = grown.consistent()
+	*s = *grown
 	return nil
 }

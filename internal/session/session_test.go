@@ -108,7 +108,9 @@ func TestPruning(t *testing.T) {
 		{"undefined keeps all", rank.PassFail, Answer{Verdict: Undefined}, false, []int{0, 1, 2, 3, 4}},
 		{"output keeps equal values", rank.Output, Answer{Verdict: Output, Value: "5"}, false, []int{1, 4}},
 		{"output of the expected value", rank.Output, Answer{Verdict: Output, Value: "0"}, false, []int{0}},
-		{"output nobody returns", rank.Output, Answer{Verdict: Output, Value: "9"}, false, []int{}},
+		// No candidate agrees: the answer is kept as evidence, and all
+		// remain, each disagreeing with one answer (Conflict).
+		{"output nobody returns", rank.Output, Answer{Verdict: Output, Value: "9"}, false, []int{0, 1, 2, 3, 4}},
 		{"pass in output mode", rank.Output, Answer{Verdict: Pass}, false, []int{0}},
 		{"protect-correct keeps correct", rank.PassFail, Answer{Verdict: Pass}, true, []int{0, 2}},
 	}
@@ -129,6 +131,9 @@ func TestPruning(t *testing.T) {
 			}
 			if diff := cmp.Diff(tc.want, s.Alive()); diff != "" {
 				t.Errorf("remaining (-want +got):\n%s", diff)
+			}
+			if want := map[bool]int{true: 1}[tc.answer.Value == "9"]; s.Conflict() != want {
+				t.Errorf("conflict %d, want %d", s.Conflict(), want)
 			}
 			if diff := cmp.Diff([]int{1}, s.Unasked()); diff != "" {
 				t.Errorf("unasked (-want +got):\n%s", diff)
@@ -261,8 +266,9 @@ func TestStops(t *testing.T) {
 		if err := s.Answer(ctx, q.Test, Answer{Verdict: Output, Value: "nothing"}); err != nil {
 			t.Fatal(err)
 		}
-		if s.Status() != OneClass || len(s.Suggestions()) != 0 {
-			t.Errorf("status %v with %d suggestions, want one-class and none", s.Status(), len(s.Suggestions()))
+		// Nobody returns it: both remain, each against one answer.
+		if s.Status() != NoSplit || len(s.Suggestions()) != 2 || s.Conflict() != 1 {
+			t.Errorf("status %v with %d suggestions, conflict %d; want no-split, 2, 1", s.Status(), len(s.Suggestions()), s.Conflict())
 		}
 	})
 	t.Run("tests but no candidates", func(t *testing.T) {
@@ -402,4 +408,130 @@ func FuzzParseAnswer(f *testing.F) {
 			t.Errorf("ParseAnswer(%q) = %v, which reads back as %v, %v", s, a, b, err)
 		}
 	})
+}
+
+// TestAnswersAreEvidence: an answer that no remaining candidate agrees with
+// does not empty the pool; the candidates that agree with the most answers
+// remain (here one pruned by the first answer comes back), Conflict counts
+// the answers they disagree with, Undo and a JSON round trip keep it all,
+// and a session written before answers were kept as evidence still loads.
+func TestAnswersAreEvidence(t *testing.T) {
+	ctx := context.Background()
+	// Tests f(0) == 0 and f(1) == 1. Candidate 0 returns 9 and 1, 1 and 2
+	// return 0 and then 5 or 6, 3 returns 8 and 7.
+	spec, rc := build(t, rank.Output, []int{1, 1, 1, 1}, "F=9 P=1", "P=0 F=5", "P=0 F=6", "F=8 F=7")
+	s := start(t, spec, rc)
+	askTest := func(test int) {
+		q := s.question(test, 0, "")
+		s.pending = &q
+	}
+	askTest(0)
+	if err := s.Answer(ctx, 0, Answer{Verdict: Pass}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{1, 2}, s.Alive()); diff != "" || s.Conflict() != 0 {
+		t.Fatalf("after a consistent answer: remaining (-want +got):\n%s conflict %d", diff, s.Conflict())
+	}
+	askTest(1)
+	if err := s.Answer(ctx, 1, Answer{Verdict: Output, Value: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{0, 1, 2}, s.Alive()); diff != "" || s.Conflict() != 1 {
+		t.Errorf("after a contradicting answer: remaining (-want +got):\n%s conflict %d, want 1", diff, s.Conflict())
+	}
+	if got := len(s.Approved()); got != 2 {
+		t.Errorf("%d approved tests, want both answers", got)
+	}
+	data, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Load(data, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(s.Alive(), r.Alive()); diff != "" || r.Conflict() != 1 {
+		t.Errorf("loaded: remaining (-want +got):\n%s conflict %d", diff, r.Conflict())
+	}
+	if err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{1, 2}, s.Alive()); diff != "" || s.Conflict() != 0 {
+		t.Errorf("after undo: remaining (-want +got):\n%s conflict %d", diff, s.Conflict())
+	}
+
+	// The same history as an older ticoder wrote it: no Agree, and the
+	// pool that pruning left.
+	var st map[string]any
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range st["history"].([]any) {
+		delete(h.(map[string]any), "agree")
+	}
+	st["history"] = st["history"].([]any)[:1]
+	st["alive"] = []int{1, 2}
+	st["pending"] = nil
+	old, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := Load(old, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{1, 2}, o.Alive()); diff != "" || o.Conflict() != 0 {
+		t.Errorf("old session: remaining (-want +got):\n%s conflict %d", diff, o.Conflict())
+	}
+	q := o.question(1, 0, "")
+	o.pending = &q
+	if err := o.Answer(ctx, 1, Answer{Verdict: Output, Value: "5"}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{1}, o.Alive()); diff != "" {
+		t.Errorf("old session answered: remaining (-want +got):\n%s", diff)
+	}
+}
+
+// TestAddCandidates: candidates added after a conflict are judged by every
+// answer so far, as if they had been there all along; one that agrees with
+// all of them is then the only one left, and Undo keeps it.
+func TestAddCandidates(t *testing.T) {
+	ctx := context.Background()
+	spec, rc := build(t, rank.Output, []int{1, 1, 1}, "P=0 F=5", "P=0 F=6", "F=8 F=7")
+	s := start(t, spec, rc)
+	for _, a := range []struct {
+		test   int
+		answer Answer
+	}{{0, Answer{Verdict: Pass}}, {1, Answer{Verdict: Output, Value: "1"}}} {
+		q := s.question(a.test, 0, "")
+		s.pending = &q
+		if err := s.Answer(ctx, a.test, a.answer); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Conflict() != 1 {
+		t.Fatalf("conflict %d, want 1", s.Conflict())
+	}
+	more, _ := build(t, rank.Output, []int{2, 1}, "P=0 P=1", "F=3 P=1")
+	for i := range more.Candidates {
+		more.Candidates[i].Program = fmt.Sprintf("def f(x):\n    return %d\n", 10+i)
+		rc.values[more.Candidates[i].Program] = map[string]string{"f(0)": "0", "f(1)": "1"}
+	}
+	rc.values[more.Candidates[1].Program]["f(0)"] = "3"
+	if err := s.AddCandidates(ctx, more.Candidates, more.Results[:1], nil); err == nil {
+		t.Error("rows missing: accepted")
+	}
+	if err := s.AddCandidates(ctx, more.Candidates, more.Results, nil); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{3}, s.Alive()); diff != "" || s.Conflict() != 0 {
+		t.Errorf("remaining (-want +got):\n%s conflict %d, want 0", diff, s.Conflict())
+	}
+	if err := s.Undo(); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{0, 1, 3}, s.Alive()); diff != "" {
+		t.Errorf("after undo: remaining (-want +got):\n%s", diff)
+	}
 }
