@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -333,5 +334,66 @@ func TestEvalLeavesOutProblemsWithoutReference(t *testing.T) {
 	}
 	if msg := notApplicable(many, 10); !strings.Contains(msg, "… (3 more)") {
 		t.Errorf("message %q, want the first five and a count", msg)
+	}
+}
+
+// TestEvalWholeFunctionReplay: a replay built by scripts/cqe-replay.py from
+// a CQE file, whose samples are whole functions (as Codestral's are), gives
+// eval the functions themselves as candidates: the correct ones pass the
+// hidden tests, as `check` would run them.
+func TestEvalWholeFunctionReplay(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	rows := []map[string]any{
+		{"task_id": "53", "no_of_codes": 3,
+			"code_1": "def add(x, y):\n    return x + y",
+			"code_2": "def add(x: int, y: int) -> int:\n    \"\"\"Adds.\"\"\"\n    return y + x\n",
+			"code_3": "def add(x, y):\n    return x - y"},
+		{"task_id": "0", "no_of_codes": 2,
+			"code_1": "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers) for b in numbers[i + 1:])",
+			"code_2": "def has_close_elements(numbers, threshold):\n    return False"},
+	}
+	var b strings.Builder
+	for _, r := range rows {
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	cqe := filepath.Join(dir, "heval-model.jsonl")
+	if err := os.WriteFile(cqe, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := filepath.Join(dir, "replay")
+	cmd := exec.Command("/usr/bin/python3", filepath.Join(testutil.RepoRoot(t), "scripts", "cqe-replay.py"), cqe, replay)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cqe-replay.py: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "run")
+	o := evalTestOptions(t, out)
+	o.model, o.codes, o.tests, o.style = "replay:"+replay, 3, 0, "chat"
+	o.problems = []string{"HumanEval/0", "HumanEval/53"}
+	if err := runEval(ctx, genGlobals(t), o); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string][2]int{"HumanEval/0": {2, 1}, "HumanEval/53": {3, 2}} // samples, correct
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r eval.Result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if got := [2]int{r.Samples, r.CorrectSamples}; got != want[r.ID] {
+			t.Errorf("%s: %d samples, %d correct; want %v", r.ID, r.Samples, r.CorrectSamples, want[r.ID])
+		}
+		delete(want, r.ID)
+	}
+	if len(want) > 0 {
+		t.Errorf("no results for %v", want)
 	}
 }

@@ -43,8 +43,11 @@
 // seed and the task id. Config.Ask says what the sessions may ask about:
 // generated tests only (the paper: synthesized questions are left out
 // altogether), synthesized questions only, or both. Each run records why it
-// stopped (no-tests: nothing to ask at all) and Lost, the answer that pruned
-// the last remaining candidate that passes the hidden tests — the reference
+// stopped (no-tests: nothing to ask at all), Conflict, the first answer that
+// no candidate agreed with together with the earlier ones (the session goes
+// on with the candidates that agree with the most answers: package
+// session), and Lost, the answer after which no remaining candidate passed
+// the hidden tests, when none came back by the end — the reference
 // behaving, on an input outside the hidden tests' domain, unlike every
 // correct candidate; the summary counts such sessions.
 //

@@ -288,6 +288,9 @@ type Asked struct {
 	Answer string `json:"answer"`
 	// Shown is the value a synthesized question showed.
 	Shown string `json:"shown,omitempty"`
+	// Code is the question as it was put: the test, or for a synthesized
+	// question `assert CALL == SHOWN`.
+	Code string `json:"code,omitempty"`
 }
 
 // Simulate runs every strategy combination of cfg on one problem.
@@ -425,7 +428,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 				if conflict == 0 && s.Conflict() > 0 {
 					conflict = m
 				}
-				as := Asked{Test: q.Test, Answer: a.String()}
+				as := Asked{Test: q.Test, Answer: a.String(), Code: q.Code}
 				if q.Synthesized {
 					as.Shown = q.Expected
 				}

@@ -124,7 +124,7 @@ func TestSimulatePassFailCarriesForward(t *testing.T) {
 	if diff := cmp.Diff([]int{3, 2, 1, 1, 1, 1}, run.Remaining); diff != "" {
 		t.Errorf("remaining (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Asked{{Test: 0, Answer: "fail"}, {Test: 1, Answer: "fail"}}, run.Asked); diff != "" {
+	if diff := cmp.Diff([]Asked{{Test: 0, Answer: "fail", Code: "assert f(0) == 0"}, {Test: 1, Answer: "fail", Code: "assert f(1) == 1"}}, run.Asked); diff != "" {
 		t.Errorf("asked (-want +got):\n%s", diff)
 	}
 	if run.Stop != "one-class" {
@@ -142,7 +142,7 @@ func TestSimulateOutput(t *testing.T) {
 	if diff := cmp.Diff([]float64{0, 1, 1, 1, 1, 1}, run.PassAt[1]); diff != "" {
 		t.Errorf("pass@1@m (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Asked{{Test: 0, Answer: "output 2"}}, run.Asked); diff != "" {
+	if diff := cmp.Diff([]Asked{{Test: 0, Answer: "output 2", Code: "assert f(0) == 0"}}, run.Asked); diff != "" {
 		t.Errorf("asked (-want +got):\n%s", diff)
 	}
 }

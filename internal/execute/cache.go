@@ -83,7 +83,7 @@ type cacheKeys struct {
 // directory may answer differently); v5 gives a test only the names of
 // the program it uses, and the real builtins (a program's own abs or len
 // reached the tests before).
-const harnessVersion = "harness-v5"
+const harnessVersion = "harness-v6"
 
 func newCacheKeys(programs []string, tests []Test, timeouts []float64, allowObjects bool) *cacheKeys {
 	k := &cacheKeys{}

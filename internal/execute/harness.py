@@ -1454,6 +1454,31 @@ class Session:
             raise Garbled("message without this process's token")
         return msg
 
+    def read_test(self, began, limit, bell):
+        """Reads C's message for a test that began at began (monotonic
+        seconds) and may take limit seconds of C's own time; returns it with
+        the deadline it was read by. Time that C spent ready to run but
+        waiting for a CPU (its run-queue delay, /proc/PID/schedstat, which
+        only a loaded machine adds) does not count, up to WAIT_FACTOR times
+        the limit plus WAIT_EXTRA: on a quiet machine this is the wall
+        clock, and a loaded machine's verdicts are a quiet one's. The delay
+        is C's since it started (its earlier tests' too), so a test may get
+        more, never less, than its limit. Raises TimedOut."""
+        deadline = began + limit
+        cap = began + limit * WAIT_FACTOR + WAIT_EXTRA
+        while True:
+            try:
+                return self.read(deadline, bell), deadline
+            except TimedOut:
+                try:
+                    waited = run_queue_delay(self.pid())
+                except Dirty:
+                    waited = None
+                later = None if waited is None else min(began + limit + waited, cap)
+                if later is None or later <= _mono():
+                    raise
+                deadline = later
+
     def call(self, name, args, kwargs, deadline):
         """Calls the program's function name in C; returns the reply."""
         if self.broken is not None:
@@ -1731,6 +1756,21 @@ def judge_value(w, msg):
     return ("pass" if ok else "fail"), None, plain_repr(value)
 
 
+WAIT_FACTOR = 4  # a test may wait for a CPU until WAIT_FACTOR times its limit
+WAIT_EXTRA = 1.0  # plus this many seconds (see Session.read_test)
+
+
+def run_queue_delay(pid):
+    """Seconds that process pid has spent ready to run but waiting for a
+    CPU since it started (the second field of /proc/PID/schedstat), or None
+    when that cannot be read."""
+    try:
+        with open("/proc/%d/schedstat" % pid, "rb") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def c_seconds(s, elapsed):
     """The time C reports for a test (its "s"), checked: a number, not
     negative, and at most elapsed, the time the worker saw pass."""
@@ -1805,8 +1845,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
                     continue
                 w = tests[start]
                 t0 = _perf()
-                deadline = _mono() + timeouts[start]
-                msg = sess.read(deadline, w.kind != "A" and w.kind != "L")
+                msg, deadline = sess.read_test(_mono(), timeouts[start], w.kind != "A" and w.kind != "L")
                 if type(msg) is not dict or msg.get("j") != start:
                     raise Garbled("out of order")
                 # C's own time for the test so far, at most what the worker

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -424,5 +425,73 @@ func TestResourceProcessesBounded(t *testing.T) {
 				t.Errorf("program forked %d children, want 1 to %d", n, limit-2)
 			}
 		})
+	}
+}
+
+// TestLoadedMachineKeepsVerdicts: a test's time limit counts the program's
+// own time, not the time it waits for a CPU that other processes hold. Next
+// to busy processes outside ticoder (a loaded machine: other jobs, other
+// users) a quick program still passes tests whose limit a quiet machine's
+// run meets with room to spare, and a looping one still times out.
+func TestLoadedMachineKeepsVerdicts(t *testing.T) {
+	p := newTestPool(t, Options{Workers: 1})
+	const quick = "def f():\n    return sum(i * i for i in range(20000)) % 97\n"
+	const loops = "def f():\n    while True:\n        pass\n"
+	tests := make([]Test, 8)
+	for i := range tests {
+		tests[i] = Test{Setup: "n = " + strconv.Itoa(i), Code: "assert f() >= 0", Input: "f() >= 0", Expected: "True"}
+	}
+	run := func(prog string, tests []Test, limit time.Duration) []Result {
+		t.Helper()
+		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: limit}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Results[0]
+	}
+	slowest := 0.0
+	for _, r := range run(quick, tests, 5*time.Second) {
+		if r.Outcome != Pass {
+			t.Fatalf("quiet machine: %v %s", r.Outcome, r.Exception)
+		}
+		slowest = max(slowest, r.Seconds)
+	}
+	limit := max(20*time.Millisecond, time.Duration(3*slowest*float64(time.Second)))
+	// Ten busy processes per CPU the worker may use, outside the pool.
+	n := 10 * max(1, len(allowedCPUs()))
+	var busy []*exec.Cmd
+	for range n {
+		cmd := exec.Command("/usr/bin/python3", "-c", "while True: pass")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		busy = append(busy, cmd)
+	}
+	defer func() {
+		for _, c := range busy {
+			c.Process.Kill()
+			c.Wait()
+		}
+	}()
+	time.Sleep(200 * time.Millisecond) // let them start
+	for j, r := range run(quick, tests, limit) {
+		if r.Outcome != Pass {
+			t.Errorf("quick program next to %d busy processes, test %d (limit %v, %.3f s alone): %v %s", n, j, limit, slowest, r.Outcome, r.Exception)
+		}
+	}
+	for j, r := range run(loops, tests[:2], limit) {
+		if r.Outcome != Timeout {
+			t.Errorf("looping program, test %d: %v %s, want timeout", j, r.Outcome, r.Exception)
+		}
+	}
+}
+
+// TestWaitConstants: the Go side's reply budget allows what the harness
+// lets a test wait for a CPU.
+func TestWaitConstants(t *testing.T) {
+	for name, want := range map[string]string{"WAIT_FACTOR": strconv.Itoa(waitFactor), "WAIT_EXTRA": strconv.FormatFloat(waitExtra, 'f', 1, 64)} {
+		if !strings.Contains(harnessSource, "\n"+name+" = "+want+"  ") {
+			t.Errorf("harness.py does not set %s = %s", name, want)
+		}
 	}
 }

@@ -288,6 +288,14 @@ func (p *Pool) runChain(ctx context.Context, st *runState, t task, rows [][]Resu
 	}
 }
 
+// The most a test may take while its program waits for a CPU: waitFactor
+// times its limit plus waitExtra seconds (harness.py's WAIT_FACTOR and
+// WAIT_EXTRA, see Session.read_test; TestWaitConstants keeps them equal).
+const (
+	waitFactor = 4
+	waitExtra  = 1.0
+)
+
 // frame encodes the request of task t; budget is how long, in seconds, the
 // worker may take over each of its replies.
 func (p *Pool) frame(st *runState, t task) (frame []byte, budget float64, err error) {
@@ -297,7 +305,7 @@ func (p *Pool) frame(st *runState, t task) (frame []byte, budget float64, err er
 	for i, j := range t.tests {
 		tests[i] = st.job.Tests[j]
 		timeouts[i] = st.timeouts[j]
-		budget += timeouts[i] + 0.05
+		budget += timeouts[i]*waitFactor + waitExtra + 0.05
 	}
 	progs := make([]wireProgram, len(t.programs))
 	for i, d := range t.programs {

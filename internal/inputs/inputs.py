@@ -48,6 +48,7 @@ import collections
 import decimal
 import fractions
 import random
+import re
 import zlib
 
 _MISSING = object()
@@ -261,6 +262,68 @@ def _name(node):
     return None
 
 
+def _params(signature, entry):
+    """The names of entry's parameters in signature (without self and cls)
+    and how many of them have no default, or None."""
+    try:
+        tree = ast.parse(signature.strip() + ("\n    pass\n" if signature.rstrip().endswith(":") else ""))
+    except SyntaxError:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == entry:
+            params = [a.arg for a in node.args.posonlyargs + node.args.args if a.arg not in ("self", "cls")]
+            return params, len(params) - len(node.args.defaults)
+    return None
+
+
+def _literal_prefix(text, limit=2000):
+    """The shortest prefix of text, ended by a comma, a newline or the end,
+    that is a Python literal, and its value; None if there is none."""
+    ends = [i for i, c in enumerate(text[:limit]) if c in ",\n"] + [min(len(text), limit)]
+    for j in ends:
+        src = text[:j].strip()
+        if not src:
+            continue
+        try:
+            v = ast.literal_eval(src)
+        except Exception:  # noqa: BLE001 - not (yet) a literal
+            continue
+        if _round_trips(v):
+            return v
+    return None
+
+
+def _assigned_calls(text, signature, entry):
+    """Calls written in prose as the parameters' values, as many docstrings
+    give examples: `Input: arr = [1, 2], k = 3` or `grid : [[0, 1]]` on
+    lines of their own. Assignments are taken in order; a call is formed
+    once every parameter without a default has a value, and a parameter
+    named again starts another call."""
+    ps = _params(signature, entry)
+    if ps is None or not ps[0]:
+        return []
+    params, required = ps
+    names = "|".join(re.escape(p) for p in params)
+    out, cur = [], {}
+    for m in re.finditer(r"(?<![\w.])(%s)\s*[:=]\s*(?![=<>])" % names, text):
+        v = _literal_prefix(text[m.end():])
+        if v is None:
+            continue
+        name = m.group(1)
+        if name in cur:
+            cur = {}
+        cur[name] = v
+        if all(p in cur for p in params[:required]):
+            args = []
+            for p in params:
+                if p not in cur:
+                    break
+                args.append(cur[p])
+            out.append((args, []))
+            cur = {}
+    return out
+
+
 def _hint_values(node, depth=0):
     if node is None or depth > 3:
         return list(_ANY)
@@ -391,7 +454,7 @@ def collect(arg):
             if c is not None:
                 seen.add(_render(entry, *c))
                 add_seed(c)
-    for c in _calls_in_text(arg.get("prompt") or "", entry):
+    for c in _calls_in_text(arg.get("prompt") or "", entry) + _assigned_calls(arg.get("prompt") or "", arg.get("signature") or "", entry):
         add_seed(c)
         add(c, "example")
     for t in tests:
@@ -442,9 +505,11 @@ def collect(arg):
 
 def _features(v, depth=0):
     """Properties of a value that a domain often fixes: its type, the sign
-    of a number, whether a string is empty, lower or upper case, whether a
-    sequence is empty, sorted or without duplicates, and (as "[]...") the
-    properties all its elements share."""
+    of a number, whether a string is empty, lower or upper case, letters or
+    digits only, without spaces, without leading, trailing or doubled
+    spaces, whether a string or sequence is empty or shorter than two,
+    whether a sequence is sorted or without duplicates, and (as "[]...")
+    the properties all its elements share."""
     t = type(v)
     out = {"type=" + t.__name__}
     if t in (int, float):
@@ -455,13 +520,25 @@ def _features(v, depth=0):
     elif t is str:
         if v:
             out.add("nonempty")
+        if len(v) >= 2:
+            out.add("len>=2")
         if v == v.lower():
             out.add("lower")
         if v == v.upper():
             out.add("upper")
+        if v.isalpha():
+            out.add("alpha")
+        if v.isdigit():
+            out.add("digits")
+        if not any(c.isspace() for c in v):
+            out.add("nospace")
+        if v == v.strip() and "  " not in v:
+            out.add("spaced")
     elif t in (list, tuple) and depth < 3:
         if v:
             out.add("nonempty")
+        if len(v) >= 2:
+            out.add("len>=2")
         try:
             if list(v) == sorted(v):
                 out.add("sorted")
@@ -481,22 +558,48 @@ def _features(v, depth=0):
     return out
 
 
+def _chars(v, depth=0):
+    """The characters of the strings in a value (its elements', keys' and
+    values' too)."""
+    t = type(v)
+    if t is str:
+        return set(v)
+    out = set()
+    if depth < 3:
+        if t is dict:
+            for k, x in v.items():
+                out |= _chars(k, depth + 1) | _chars(x, depth + 1)
+        elif t in (list, tuple, set, frozenset):
+            for x in v:
+                out |= _chars(x, depth + 1)
+    return out
+
+
 def _invariants(calls):
     """For each argument (by position, and keyword by name), the properties
-    every seed's value has: what the written examples suggest the domain
-    is. None where no seed has the argument."""
+    every seed's value has, and the characters any seed's strings use: what
+    the written examples suggest the domain is. None where no seed has the
+    argument."""
     inv = {}
     for args, kwargs in calls:
         for key, v in list(enumerate(args)) + list(kwargs):
-            f = _features(v)
-            inv[key] = f if key not in inv else inv[key] & f
+            f, chars = _features(v), _chars(v)
+            if key in inv:
+                f, chars = inv[key][0] & f, inv[key][1] | chars
+            inv[key] = (f, chars)
     return inv
 
 
 def _keeps(inv, args, kwargs):
-    """Whether every argument keeps the properties its seeds share."""
+    """Whether every argument keeps the properties its seeds share and
+    uses no character that none of its seeds' strings uses."""
     for key, v in list(enumerate(args)) + list(kwargs):
-        if key in inv and not inv[key] <= _features(v):
+        if key not in inv:
+            continue
+        f, chars = inv[key]
+        if not f <= _features(v):
+            return False
+        if chars and not _chars(v) <= chars:
             return False
     return True
 

@@ -24,6 +24,47 @@ class CollectTest(unittest.TestCase):
         self.assertTrue({"test", "mutation"} <= {i["origin"] for i in got}, got)
         self.assertTrue(all(c.startswith("f(") and len(c) <= 120 for c in calls))
 
+    def test_atypical_strings(self):
+        # The examples are words of lower-case letters: a mutation with a
+        # space or a letter no example uses, an empty or one-letter word,
+        # or upper case is unlike all of them.
+        prompt = 'def f(s):\n    """\n    >>> f("abba")\n    2\n    >>> f("baab")\n    1\n    """\n'
+        got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(s):", "tests": [],
+                              "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        seen = set()
+        for i in got:
+            if i["origin"] != "mutation":
+                continue
+            s = eval(i["call"][2:-1])
+            typical = len(s) >= 2 and set(s) <= set("ab")
+            self.assertEqual(not typical, bool(i.get("atypical")), i)
+            seen.add(typical)
+        self.assertEqual(seen, {True, False}, got)
+
+    def test_prose_examples(self):
+        prompt = ('def top(arr, k, rev=False):\n    """\n    Example 1:\n        Input: arr = [-3, -4, 5], k = 3\n'
+                  '        Output: [-4, -3, 5]\n    Example 2:\n        Input:\n            arr : [4, -4, 4]\n'
+                  '            k : 2\n    Note: 0 <= k <= len(arr), and arr == sorted(arr) is not needed.\n    """\n')
+        got = inputs._assigned_calls(prompt, "def top(arr, k, rev=False):", "top")
+        self.assertEqual(got, [([[-3, -4, 5], 3], []), ([[4, -4, 4], 2], [])])
+        pool = inputs.collect({"entry": "top", "prompt": prompt, "signature": "def top(arr, k, rev=False):",
+                               "tests": [], "max_inputs": 8, "seed": 1})["inputs"]
+        self.assertEqual([i["call"] for i in pool[:2]], ["top([-3, -4, 5], 3)", "top([4, -4, 4], 2)"])
+        self.assertEqual(pool[0]["origin"], "example")
+
+    def test_features(self):
+        for value, has, lacks in [
+            ("a b", {"spaced", "lower", "len>=2"}, {"nospace", "alpha"}),
+            ("a  b", {"lower"}, {"spaced", "nospace"}),
+            (" ab", set(), {"spaced"}),
+            ("42", {"digits", "nospace"}, {"alpha"}),
+            ([1], {"nonempty", "sorted"}, {"len>=2"}),
+        ]:
+            f = inputs._features(value)
+            self.assertTrue(has <= f, (value, f))
+            self.assertFalse(lacks & f, (value, f))
+        self.assertEqual(inputs._chars({"ab": ["c", ("d",)]}), set("abcd"))
+
 
 class ClassesTest(unittest.TestCase):
     def test_equal_values(self):

@@ -23,9 +23,21 @@
 //     strings; a v that raises in every program is rejected with ErrBadValue
 //     and nothing changes.
 //
+// An answer is evidence, not a guillotine: each answer records which of all
+// the candidates agree with it (Step.Agree), and the remaining candidates
+// are those that agree with the most answers. While some candidate agrees
+// with every answer that is the pruning above. An answer that no remaining
+// candidate agrees with (the user's intent is in none of them, or the
+// question was outside the domain the candidates model) does not empty the
+// pool: those that disagree with the fewest answers remain, Conflict says
+// how many answers they disagree with, and the answer stays an approved
+// test that the code does not yet pass. AddCandidates brings in new
+// candidates (say, from the model, with the approved tests in the prompt),
+// judged by every answer so far.
+//
 // With Spec.ProtectCorrect (evaluation only) a candidate that passes the
-// hidden tests is never pruned: the official implementation's flattering rule,
-// off by default.
+// hidden tests is never pruned (it agrees with every answer): the official
+// implementation's flattering rule, off by default.
 //
 // # Synthesized questions
 //
@@ -58,7 +70,8 @@
 // tells every value apart at once, by sqrt(multiplicity).
 //
 // Undo takes back the last answer and restores the previous state exactly
-// (remaining candidates, unasked tests, pending question).
+// (remaining candidates, unasked tests, pending question); candidates added
+// since stay, judged by the answers that remain.
 //
 // # Stopping
 //
