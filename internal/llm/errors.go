@@ -43,8 +43,13 @@ var (
 	// ErrNoSamples: replay holds no recorded samples for the request.
 	ErrNoSamples = errors.New("no recorded samples")
 	// ErrBadSpec: a model selector that is not of the form KIND:MODEL,
-	// KIND:MODEL@BASEURL or replay:DIR.
+	// KIND:MODEL@BASEURL or replay:DIR, or one whose server address the
+	// environment does not give (AZURE_OPENAI_ENDPOINT unset, a base URL
+	// that is no URL).
 	ErrBadSpec = errors.New("not a model selector")
+	// ErrBadReplay: replay:DIR names no directory of recorded samples, or
+	// one whose files cannot be read.
+	ErrBadReplay = errors.New("unusable replay directory")
 	// ErrNeedsCache: offline mode without a response cache.
 	ErrNeedsCache = errors.New("offline mode needs a response cache")
 )
