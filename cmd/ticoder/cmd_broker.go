@@ -84,6 +84,19 @@ func runBroker(ctx context.Context, o *brokerOptions, stderr io.Writer) error {
 	if o.tlsClientCA != "" && o.tlsCert == "" {
 		return usagef("--tls-client-ca needs --tls-cert and --tls-key")
 	}
+	if o.listen != "" {
+		if err := checkListenAddr("--listen", o.listen, "127.0.0.1:4222"); err != nil {
+			return err
+		}
+	}
+	for _, f := range []struct{ flag, path string }{{"--tls-cert", o.tlsCert}, {"--tls-key", o.tlsKey}, {"--tls-client-ca", o.tlsClientCA}} {
+		if f.path == "" {
+			continue
+		}
+		if _, err := os.Stat(f.path); err != nil {
+			return fmt.Errorf("broker: %s: %w", f.flag, err)
+		}
+	}
 	token := o.token
 	if token == "" {
 		token = natsexec.TokenFromEnv()

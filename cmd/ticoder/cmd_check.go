@@ -142,12 +142,12 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 		return err
 	}
 	if len(smp) == 0 {
-		return fmt.Errorf("%s: no samples in the file", o.samples)
+		return fmt.Errorf("%s: %w in the file", o.samples, samples.ErrNoSamples)
 	}
 	in := check.FromSamples(smp)
 	if o.strict {
 		if _, bad := check.Partition(ds, in); len(bad) > 0 {
-			return fmt.Errorf("--strict: %s", skippedReport(o.samples, bad, true))
+			return badInputf("--strict: %s", skippedReport(o.samples, bad, true))
 		}
 	}
 	outPath := o.out

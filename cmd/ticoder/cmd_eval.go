@@ -44,6 +44,7 @@ type evalOptions struct {
 	jobs         int
 	offline      bool
 	quiet        bool
+	reqTimeout   time.Duration // --request-timeout
 	progress     progress.Reporter
 	stdout       io.Writer
 	// stderr receives the messages of the run (resuming, failed problems);
@@ -114,6 +115,7 @@ so the strict runs are always reported beside them.`,
 	f.IntVar(&o.jobs, "jobs", 4, "problems prepared at once")
 	f.BoolVar(&o.offline, "offline", false, "answer model requests only from the response cache")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	addRequestTimeout(f, &o.reqTimeout)
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("model")
 	return cmd
@@ -201,10 +203,19 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 			return err
 		}
 	}
-	prov, err := llm.OpenString(o.model, llm.Options{Style: style, Cache: eng.DB, Offline: o.offline})
+	waiting := &llm.Waiting{}
+	mo := modelOptions(o.reqTimeout, waiting)
+	mo.Style, mo.Cache, mo.Offline = style, eng.DB, o.offline
+	prov, err := llm.OpenString(o.model, mo)
 	if err != nil {
 		return err
 	}
+	rep := eng.progress(o.progress)
+	errw := o.stderr
+	if o.quiet {
+		errw = nil
+	}
+	defer watchModel(waiting, rep, errw)()
 	if n := plan.Resumed(); n > 0 && o.stderr != nil {
 		fmt.Fprintf(o.stderr, "resuming: %d of %d problems already done (%s)\n", n, len(problems), plan.ResultsFile())
 	}
@@ -214,7 +225,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	}
 	out, err := plan.Run(ctx, benchmark.Env{
 		Provider: prov, Runner: eng.Pool, RunnerFor: eng.Runner, DB: eng.DB, Priors: priors,
-		Progress: eng.progress(o.progress), Failed: o.reportFailure,
+		Progress: rep, Failed: o.reportFailure,
 	})
 	if err != nil {
 		return err
@@ -282,7 +293,11 @@ func (o *evalOptions) reportFailure(id string, err error, n int) {
 	if o.stderr == nil || n > shownFailures {
 		return
 	}
-	fmt.Fprintf(o.stderr, "ticoder: %s failed, left out (the run goes on): %v\n", id, err)
+	msg := err.Error()
+	if h := flagHint(err, false); h != "" && !strings.Contains(msg, h) {
+		msg += "; " + h // eval has no --demo
+	}
+	fmt.Fprintf(o.stderr, "ticoder: %s failed, left out (the run goes on): %s\n", id, msg)
 	if n == shownFailures {
 		fmt.Fprintln(o.stderr, "ticoder: further failed problems are listed in summary.md only")
 	}

@@ -255,7 +255,6 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"selector", func(o *evalOptions) { o.selectors = []string{"best"} }},
 		{"ranker", func(o *evalOptions) { o.rankers = []string{"passing+knn"} }},
 		{"noise", func(o *evalOptions) { o.noise = 2 }},
-		{"problem", func(o *evalOptions) { o.problems = []string{"HumanEval/999"} }},
 		{"prior needing a pool", func(o *evalOptions) { o.rankers = []string{"qe:knn"} }},
 	}
 	for _, tc := range tests {

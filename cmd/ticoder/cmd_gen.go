@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -36,6 +37,7 @@ type genOptions struct {
 	progress    progress.Reporter
 	summary     io.Writer           // where the one-line summary goes; nil: nowhere
 	retry       llm.Retry           // HTTP retry policy; the zero value means the defaults
+	reqTimeout  time.Duration       // --request-timeout
 	getenv      func(string) string // environment lookup; nil means os.Getenv
 }
 
@@ -82,6 +84,7 @@ generations offline.`,
 	f.StringVar(&o.prompts, "prompts", "", "file of prompt templates overriding the defaults")
 	f.IntVar(&o.jobs, "jobs", 4, "problems generated and extracted at once")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	addRequestTimeout(f, &o.reqTimeout)
 	return cmd
 }
 
@@ -141,16 +144,18 @@ func runGen(ctx context.Context, g *globalOptions, o genOptions) error {
 	defer eng.Close()
 	o.progress = eng.progress(o.progress)
 	usage := &llm.Usage{}
-	prov, err := llm.OpenString(o.model, llm.Options{
-		Style: style, Prompts: prompts, Cache: eng.DB, Offline: o.offline, Usage: usage,
-		Retry: o.retry, Getenv: o.getenv,
-	})
+	waiting := &llm.Waiting{}
+	mo := modelOptions(o.reqTimeout, waiting)
+	mo.Style, mo.Prompts, mo.Cache, mo.Offline, mo.Usage, mo.Retry, mo.Getenv = style, prompts, eng.DB, o.offline, usage, o.retry, o.getenv
+	prov, err := llm.OpenString(o.model, mo)
 	if err != nil {
 		return err
 	}
 	rep := progress.OrNop(o.progress)
 	rep.Start("gen", len(problems))
+	stopWatch := watchModel(waiting, rep, nil)
 	rows, err := generate.All(ctx, prov, eng.Pool, problems, o.generateOptions(), o.jobs, rep)
+	stopWatch()
 	rep.Finish()
 	if err != nil {
 		return err
@@ -178,11 +183,12 @@ func (o *genOptions) generateOptions() generate.Options {
 }
 
 // selectProblems returns the problems named by ids (all when ids is empty),
-// in dataset order; an unknown id is a usage error.
+// in dataset order; an unknown id is bad input (dataset.ErrNoProblem), as
+// a task that is missing.
 func selectProblems(ds *dataset.Dataset, ids []string) ([]dataset.Problem, error) {
 	ps, err := ds.Select(ids)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--problems: %w", err)}
+		return nil, fmt.Errorf("--problems: %w", err)
 	}
 	return ps, nil
 }

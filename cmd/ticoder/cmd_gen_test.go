@@ -285,7 +285,6 @@ func TestGenUsageErrors(t *testing.T) {
 		"nothing to do":    func(o *genOptions) { o.codes, o.tests = 0, 0 },
 		"bad code style":   func(o *genOptions) { o.codeStyle = "weird" },
 		"bad prompt style": func(o *genOptions) { o.style = "weird" },
-		"unknown problem":  func(o *genOptions) { o.problems = []string{"HumanEval/999"} },
 	}
 	for name, change := range cases {
 		t.Run(name, func(t *testing.T) {

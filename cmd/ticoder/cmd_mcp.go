@@ -62,7 +62,8 @@ an address off loopback requires a token (a random one is printed).
 
 EXIT STATUS of mcp: 0 the client closed stdin, or Ctrl-C stopped the HTTP
 server; 1 an error (the sandbox or the cache cannot start, the address is
-taken); 2 a usage error; 130 interrupted while serving stdio.`,
+taken); 2 a usage error; 3 bad input (a replay:DIR that does not exist);
+130 interrupted while serving stdio.`,
 		Example: `  ticoder mcp                                # stdio; the client starts it
   ticoder mcp --model ollama:qwen2.5-coder:7b --mode output
   ticoder mcp --http 127.0.0.1:8765          # then point the client at http://127.0.0.1:8765/mcp
@@ -87,11 +88,17 @@ func runMCP(ctx context.Context, g *globalOptions, o *mcpOptions, errw io.Writer
 	if o.http == "" && (o.token != "" || o.requireToken || len(o.allowHosts) > 0) {
 		return usagef("mcp: --token, --require-token and --allow-host go with --http")
 	}
+	if o.http != "" {
+		if err := checkListenAddr("--http", o.http, "127.0.0.1:8765"); err != nil {
+			return err
+		}
+	}
 	opts, eng, b, err := o.flags.open(ctx, g)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	defer watchModel(o.flags.waiting, nil, errw)()
 	srv, err := mcpserver.New(mcpserver.Options{
 		Builder: b, Runner: eng.Pool, Defaults: opts, WriteFiles: !o.noWrite, Logger: slog.Default(),
 		Version: buildVersion(),

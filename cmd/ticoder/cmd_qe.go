@@ -17,6 +17,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
@@ -41,6 +42,10 @@ type qeOptions struct {
 	jobs         int
 	json         bool
 	quiet        bool
+	// reqTimeout is --request-timeout; waiting records the judge's and the
+	// embedder's requests without an answer (setup sets it).
+	reqTimeout time.Duration
+	waiting    *llm.Waiting
 }
 
 func newQECommand(g *globalOptions) *cobra.Command {
@@ -80,6 +85,7 @@ func addQEFlags(cmd *cobra.Command, o *qeOptions, defaultEstimators, defaultKs [
 	f.IntVar(&o.jobs, "jobs", 0, "problems scored at once (default: GOMAXPROCS)")
 	f.BoolVar(&o.json, "json", false, "print JSON instead of a table")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	addRequestTimeout(f, &o.reqTimeout)
 }
 
 // parsePlanFlags turns --k and --alpha into values.
@@ -237,6 +243,9 @@ func (e *qeEnv) setup(o *qeOptions, pool *qe.ExampleSet) (*estimate.Setup, error
 		Estimators: o.estimators, Model: o.model, Style: o.style,
 		Cache: e.db, CacheEmbedder: e.store.CachedEmbedder,
 	}
+	o.waiting = &llm.Waiting{}
+	mo := modelOptions(o.reqTimeout, o.waiting)
+	opts.RequestTimeout, opts.Waiting = mo.RequestTimeout, mo.Waiting
 	if e.engine != nil && e.engine.Java != nil {
 		opts.JavaRunner = e.engine.Java
 	}
@@ -341,6 +350,7 @@ func runQEEval(ctx context.Context, g *globalOptions, o *qeEvalOptions, stdout, 
 		return err
 	}
 	rep := env.progress(progress.New(stderr, o.quiet || o.json))
+	defer watchModel(o.waiting, rep, nil)()
 	report, err := measure.RunPlan(ctx, s, dev, test, measure.Plan{
 		Estimators: o.estimators, Ks: ks, Alphas: alphas, CutOff: o.cutoff,
 		Concurrency: o.jobs, Progress: rep, PaperFigures: measure.PaperTestSet(o.test, o.cutoff),

@@ -124,6 +124,7 @@ func runQEScore(ctx context.Context, g *globalOptions, o *qeScoreOptions, stdout
 	}
 	pool, refs := qestore.SamplesPool(ds, promptDS, smp)
 	rep := env.progress(progress.New(stderr, o.quiet))
+	defer watchModel(o.waiting, rep, nil)()
 	scores, err := measure.ScoreTasks(ctx, est, pool, measure.EvalOptions{Concurrency: o.jobs, Progress: rep})
 	if err != nil {
 		return err

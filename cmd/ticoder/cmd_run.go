@@ -38,6 +38,10 @@ type interactFlags struct {
 	questions    string
 	rankBy       string
 	timeout      time.Duration
+	// requestTimeout is --request-timeout; waiting records the model's
+	// requests without an answer (builder sets it).
+	requestTimeout time.Duration
+	waiting        *llm.Waiting
 }
 
 // sessionFlags are the interactFlags that shape a session when it starts.
@@ -54,6 +58,7 @@ func (f *interactFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.rankBy, "rank", "codet", "code ranking: "+strings.Join(rank.Rankers(), ", "))
 	fs.StringVar(&f.questions, "questions", "both", "what to ask about: tests (the generated tests), inputs (inputs where the candidates disagree, with their values), or both")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time limit of one test on one candidate")
+	addRequestTimeout(fs, &f.requestTimeout)
 }
 
 // options checks the flags and returns the session options.
@@ -94,9 +99,12 @@ func (f *interactFlags) builder(g *globalOptions, eng *engine) (*interact.Builde
 	if err != nil {
 		return nil, usageError{err}
 	}
-	prov, err := llm.OpenString(f.model, llm.Options{Style: style, Cache: eng.DB})
+	f.waiting = &llm.Waiting{}
+	mo := modelOptions(f.requestTimeout, f.waiting)
+	mo.Style, mo.Cache = style, eng.DB
+	prov, err := llm.OpenString(f.model, mo)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err // a selector that is no model is a usage error, a missing replay directory bad input
 	}
 	b.Generator = &interact.ModelGenerator{Provider: prov, Caller: eng.Pool}
 	return b, nil
@@ -302,7 +310,9 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if isTerminal(errw) {
 		rep = progress.NewBar(errw)
 	}
+	stopWatch := watchModel(o.flags.waiting, rep, errw)
 	prep, err := b.Build(ctx, src, opts, rep)
+	stopWatch()
 	if err != nil {
 		return err
 	}

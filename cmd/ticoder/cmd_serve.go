@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -90,11 +92,15 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	if o.demo && o.flags.model != "" {
 		return usagef("serve: --demo offers only the built-in demos; drop --demo to use --model %s", o.flags.model)
 	}
+	if err := checkListenAddr("--addr", o.addr, "127.0.0.1:8080"); err != nil {
+		return err
+	}
 	opts, eng, b, err := o.flags.open(ctx, g)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	defer watchModel(o.flags.waiting, nil, errw)()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w (is another ticoder serve running? choose another --addr)", o.addr, err)
@@ -125,6 +131,30 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute,
 		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	return serveUntilDone(ctx, hs, ln, errw)
+}
+
+// checkListenAddr checks that addr, the value of flag, is an address to
+// listen on, HOST:PORT or :PORT, before anything starts: a usage error if
+// not, that shows example.
+func checkListenAddr(flag, addr, example string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usagef("%s %q: want HOST:PORT or :PORT, e.g. %s %s (%v)", flag, addr, flag, example, innermostAddrError(err))
+	}
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil || strings.ContainsAny(host, " /") {
+		return usagef("%s %q: want HOST:PORT or :PORT with a port from 0 to 65535, e.g. %s %s", flag, addr, flag, example)
+	}
+	return nil
+}
+
+// innermostAddrError returns the reason of a *net.AddrError, without the
+// address it repeats.
+func innermostAddrError(err error) string {
+	var ae *net.AddrError
+	if errors.As(err, &ae) {
+		return ae.Err
+	}
+	return err.Error()
 }
 
 // serveUntilDone serves hs on ln until ctx ends (Ctrl-C), then shuts it

@@ -22,8 +22,8 @@ import (
 	"github.com/ticoder/ticoder/internal/store"
 )
 
-// The exit statuses, one per class of error; exitCode is the one place
-// that maps errors to them and exitHelp documents them.
+// The exit statuses, one per class of error; exitStatuses is the one table
+// that maps errors to them and documents them.
 const (
 	exitOK          = 0
 	exitError       = 1
@@ -34,20 +34,79 @@ const (
 	exitInterrupted = 130
 )
 
-// exitHelp documents the exit statuses exitCode returns.
-const exitHelp = `EXIT STATUS
-  0    success
-  1    any other error: approved tests that fail, problems that failed, a
-       database from a newer ticoder
-  2    a usage error: an unknown command or flag, a flag value that is not
-       valid (a --model that is no model selector), a required flag
-       missing, flags that do not go together
-  3    bad input: a file, spec, task or dataset that is missing or cannot
-       be used
-  4    the model cannot be used: unreachable, key refused, no such model,
-       rate limited, server errors, or (offline, replay) no stored answer
-  5    the sandbox is unavailable on this machine
-  130  interrupted (Ctrl-C or SIGTERM); finished work is kept`
+// exitStatus is one row of the table of exit statuses: the status, what it
+// means (as --help says it), and the errors that exit with it.
+type exitStatus struct {
+	code int
+	// help is the meaning, wrapped for --help.
+	help string
+	// is lists the errors matched with errors.Is.
+	is []error
+	// as matches the errors of a type (nil: none).
+	as func(error) bool
+}
+
+// exitStatuses is the table of exit statuses, in the order --help lists
+// them; exitClass tries the rows in exitPrecedence's order.
+var exitStatuses = []exitStatus{
+	{code: exitOK, help: "success"},
+	{code: exitError, help: "any other error: approved tests that fail, problems that failed, a\ndatabase from a newer ticoder",
+		is: []error{store.ErrNewerSchema}},
+	{code: exitUsage, help: "a usage error: an unknown command or flag, a flag value that is not\nvalid (a --model that is no model selector, an --addr that is no\naddress), a required flag missing, flags that do not go together",
+		is: []error{llm.ErrBadSpec, interact.ErrNoModel, interact.ErrNoSignature, estimate.ErrNeedsDevSplit, estimate.ErrNeedsJudge,
+			estimate.ErrNeedsExamples, llm.ErrNeedsCache, natsexec.ErrNoTrust, natsexec.ErrOpenListener},
+		as: func(err error) bool { var u usageError; return errors.As(err, &u) }},
+	{code: exitBadInput, help: "bad input: a file, spec, task or dataset that is missing or cannot\nbe used (samples of another dataset, lines --strict refuses, a replay\ndirectory that does not exist)",
+		is: []error{fs.ErrNotExist, fs.ErrPermission, interact.ErrBadSource, dataset.ErrUnknown, dataset.ErrNoProblem,
+			dataset.ErrBadFile, qestore.ErrNotCQE, qestore.ErrNoExamples, natsexec.ErrBadKeyFile, samples.ErrNoSamples,
+			demo.ErrUnknown, llm.ErrBadReplay},
+		as: func(err error) bool {
+			var b badInputError
+			var se *interact.SyntaxError
+			return errors.As(err, &b) || errors.As(err, &se)
+		}},
+	{code: exitModel, help: "the model cannot be used: unreachable, no answer within\n--request-timeout, key refused, no such model, rate limited, server\nerrors, or (offline, replay) no stored answer",
+		is: []error{llm.ErrUnreachable, llm.ErrNoAnswer, llm.ErrUnauthorized, llm.ErrModelNotFound, llm.ErrRateLimited,
+			llm.ErrServer, llm.ErrCacheMiss, llm.ErrNoSamples, interact.ErrModelFailed}},
+	{code: exitSandbox, help: "the sandbox is unavailable on this machine", is: []error{sandbox.ErrUnavailable}},
+	{code: exitInterrupted, help: "interrupted (Ctrl-C or SIGTERM); finished work is kept", is: []error{context.Canceled}},
+}
+
+// exitPrecedence is the order exitClass tries the rows of exitStatuses in:
+// an interrupt wins over everything, a usage error over what it caused, a
+// missing sandbox or model over the input that could not be run.
+var exitPrecedence = []int{exitInterrupted, exitUsage, exitSandbox, exitModel, exitBadInput, exitError}
+
+// exitHelp documents the exit statuses, for --help.
+var exitHelp = exitHelpText()
+
+// exitHelpText renders exitStatuses as the EXIT STATUS section of --help.
+func exitHelpText() string {
+	var b strings.Builder
+	b.WriteString("EXIT STATUS")
+	for _, st := range exitStatuses {
+		for i, line := range strings.Split(st.help, "\n") {
+			if i == 0 {
+				fmt.Fprintf(&b, "\n  %-4d %s", st.code, line)
+			} else {
+				fmt.Fprintf(&b, "\n       %s", line)
+			}
+		}
+	}
+	return b.String()
+}
+
+// badInputError marks an error caused by input that cannot be used, where
+// no sentinel says so.
+type badInputError struct{ err error }
+
+func (b badInputError) Error() string { return b.err.Error() }
+func (b badInputError) Unwrap() error { return b.err }
+
+// badInputf returns a badInputError with a formatted message.
+func badInputf(format string, args ...any) error {
+	return badInputError{fmt.Errorf(format, args...)}
+}
 
 // exitCode maps an error to the process exit status, in one place, and
 // writes the error, with a hint about the flags to use where one helps, to
@@ -85,36 +144,27 @@ func cliMessageOf(cmd *cobra.Command, err error) string {
 	return msg
 }
 
-// exitClass returns the exit status of a non-nil err; the first class that
-// matches wins.
+// exitClass returns the exit status of a non-nil err: the first row of
+// exitStatuses, in exitPrecedence's order, that matches it.
 func exitClass(err error) int {
-	var u usageError
-	switch {
-	case errors.Is(err, context.Canceled):
-		return exitInterrupted
-	case errors.As(err, &u), errors.Is(err, llm.ErrBadSpec), errors.Is(err, interact.ErrNoModel),
-		errors.Is(err, interact.ErrNoSignature), errors.Is(err, estimate.ErrNeedsDevSplit), errors.Is(err, estimate.ErrNeedsJudge),
-		errors.Is(err, estimate.ErrNeedsExamples), errors.Is(err, llm.ErrNeedsCache), errors.Is(err, natsexec.ErrNoTrust),
-		errors.Is(err, natsexec.ErrOpenListener):
-		return exitUsage
-	case errors.Is(err, sandbox.ErrUnavailable):
-		return exitSandbox
-	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrUnauthorized), errors.Is(err, llm.ErrModelNotFound),
-		errors.Is(err, llm.ErrRateLimited), errors.Is(err, llm.ErrServer), errors.Is(err, llm.ErrCacheMiss),
-		errors.Is(err, llm.ErrNoSamples), errors.Is(err, interact.ErrModelFailed):
-		return exitModel
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission), errors.Is(err, interact.ErrBadSource),
-		errors.Is(err, dataset.ErrUnknown), errors.Is(err, qestore.ErrNotCQE), errors.Is(err, qestore.ErrNoExamples),
-		errors.Is(err, natsexec.ErrBadKeyFile), errors.Is(err, samples.ErrNoSamples), errors.Is(err, demo.ErrUnknown):
-		return exitBadInput
-	case errors.Is(err, store.ErrNewerSchema):
-		return exitError
-	}
-	var se *interact.SyntaxError
-	if errors.As(err, &se) {
-		return exitBadInput
+	for _, code := range exitPrecedence {
+		for _, st := range exitStatuses {
+			if st.code == code && st.matches(err) {
+				return code
+			}
+		}
 	}
 	return exitError
+}
+
+// matches reports whether err exits with st.
+func (st exitStatus) matches(err error) bool {
+	for _, e := range st.is {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return st.as != nil && st.as(err)
 }
 
 // flagHint returns the command-line advice for err: the shared packages
@@ -139,6 +189,8 @@ func flagHint(err error, demo bool) string {
 		return "pass --cache FILE (the one an online run filled)"
 	case errors.Is(err, llm.ErrCacheMiss):
 		return "run once without --offline, with the same --model and options"
+	case errors.Is(err, llm.ErrNoAnswer):
+		return "if the model is only slow, give it more time with --request-timeout (e.g. --request-timeout 15m)"
 	case errors.Is(err, llm.ErrNoSamples):
 		return "use a live --model to generate them"
 	case errors.Is(err, llm.ErrUnreachable), errors.Is(err, llm.ErrUnauthorized), errors.Is(err, llm.ErrModelNotFound),

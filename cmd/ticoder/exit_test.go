@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/cobra"
+
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
@@ -221,6 +224,12 @@ func TestExitClass(t *testing.T) {
 		{fmt.Errorf("eval: %w", context.Canceled), exitInterrupted},
 		{usagef("--x: bad"), exitUsage},
 		{fmt.Errorf("open: %w", os.ErrNotExist), exitBadInput},
+		{fmt.Errorf("--problems: %w", dataset.ErrNoProblem), exitBadInput},
+		{fmt.Errorf("load x: %w", dataset.ErrBadFile), exitBadInput},
+		{fmt.Errorf("open: %w", llm.ErrBadReplay), exitBadInput},
+		{badInputf("--strict: 2 lines skipped"), exitBadInput},
+		{fmt.Errorf("gen: %w", llm.ErrNoAnswer), exitModel},
+		{fmt.Errorf("gen: %w", llm.ErrBadSpec), exitUsage},
 		{errors.New("anything else"), exitError},
 	}
 	for _, tt := range tests {
@@ -252,6 +261,7 @@ func TestCLIMessageHints(t *testing.T) {
 		{llm.ErrNeedsCache, "--cache", exitUsage},
 		{llm.ErrCacheMiss, "--offline", exitModel},
 		{llm.ErrNoSamples, "--model", exitModel},
+		{llm.ErrNoAnswer, "--request-timeout", exitModel},
 		{sandbox.ErrUnavailable, "--unsafe-no-sandbox", exitSandbox},
 		{store.ErrNewerSchema, "--cache", exitError},
 	}
@@ -290,6 +300,120 @@ func TestHintsNameOnlyTheCommandsFlags(t *testing.T) {
 			if got := strings.Contains(msg, "--demo"); got != c.demo {
 				t.Errorf("%v: %q names --demo: %v, want %v", c.args, msg, got, c.demo)
 			}
+		}
+	}
+}
+
+// TestExitStatusEveryCommand calls every command of the tree, as a user
+// does, with at least one mistake, and checks the status --help promises
+// for it: 2 for a usage error, 3 for bad input.
+func TestExitStatusEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	fixtures := testutil.Fixtures(t)
+	write := func(name, text string, mode os.FileMode) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), mode); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	// Samples of MBPP, given where HumanEval's are wanted.
+	mbppSamples := write("mbpp-samples.jsonl", `{"task_id": "Mbpp/2", "completion": "    return 1\n"}`+"\n", 0o644)
+	// One sample and one line that is none.
+	mixed := write("mixed.jsonl", `{"task_id": "HumanEval/0", "completion": "    return True\n"}`+"\nnot json\n", 0o644)
+	badKey := write("bad.nk", "not a key\n", 0o600)
+	const noReplay = "replay:/nonexistent/recordings"
+	replay := "replay:" + filepath.Join(fixtures, recorded)
+	out := filepath.Join(dir, "out")
+
+	// cases lists, per command path, the mistakes made with it.
+	cases := map[string][]struct {
+		args []string
+		code int
+		want string // in stderr
+	}{
+		"broker": {
+			{[]string{"--listen", "nonsense"}, exitUsage, `--listen "nonsense": want HOST:PORT`},
+			{[]string{"--tls-cert", filepath.Join(dir, "none.pem"), "--tls-key", filepath.Join(dir, "none.pem")}, exitBadInput, "--tls-cert"},
+		},
+		"check": {
+			{[]string{"--dataset", "humaneval", "--samples", mbppSamples, "--out", out}, exitBadInput, "is humaneval the right dataset?"},
+			{[]string{"--dataset", "humaneval", "--samples", mixed, "--out", out, "--strict"}, exitBadInput, "--strict: 1 line skipped"},
+			{[]string{"--dataset", mbppSamples, "--samples", mbppSamples, "--out", out}, exitBadInput, "this looks like a samples file"},
+		},
+		"completion":            {{[]string{"nosuchshell"}, exitUsage, `unknown command "nosuchshell"`}},
+		"completion bash":       {{[]string{"extra"}, exitUsage, `unknown command "extra"`}},
+		"completion fish":       {{[]string{"extra"}, exitUsage, `unknown command "extra"`}},
+		"completion powershell": {{[]string{"extra"}, exitUsage, `unknown command "extra"`}},
+		"completion zsh":        {{[]string{"extra"}, exitUsage, `unknown command "extra"`}},
+		"data":                  {{[]string{"bogus"}, exitUsage, `unknown command "bogus"`}},
+		"data fetch":            {{[]string{"bogus"}, exitBadInput, `unknown dataset "bogus"`}},
+		"data list":             {{[]string{"extra"}, exitUsage, `unknown command "extra"`}},
+		"data verify":           {{[]string{"bogus"}, exitBadInput, `unknown dataset "bogus"`}},
+		"eval": {
+			{[]string{"--dataset", "humaneval", "--model", replay, "--problems", "Mbpp/2", "--out", out}, exitBadInput, `humaneval has no problem "Mbpp/2"`},
+			{[]string{"--dataset", "humaneval", "--model", noReplay, "--problems", "HumanEval/0", "--out", out}, exitBadInput, "/nonexistent/recordings does not exist"},
+		},
+		"gen": {
+			{[]string{"--dataset", mbppSamples, "--model", replay, "--out", out}, exitBadInput, "give it with --samples"},
+			{[]string{"--dataset", "humaneval", "--model", noReplay, "--out", out}, exitBadInput, "/nonexistent/recordings does not exist"},
+			{[]string{"--dataset", "humaneval", "--model", replay, "--problems", "HumanEval/999", "--out", out}, exitBadInput, `humaneval has no problem "HumanEval/999"`},
+			{[]string{"--dataset", "humaneval", "--model", "vllm:m@http://127.0.0.1:1/v1", "--request-timeout", "-1s", "--out", out}, exitUsage, "--request-timeout -1s"},
+		},
+		"help": {{[]string{"nosuch"}, exitUsage, `unknown command "nosuch"`}},
+		"mcp": {
+			{[]string{"--http", "nonsense"}, exitUsage, `--http "nonsense": want HOST:PORT`},
+			{[]string{"--model", noReplay}, exitBadInput, "/nonexistent/recordings does not exist"},
+		},
+		"qe":          {{[]string{"bogus"}, exitUsage, `unknown command "bogus"`}},
+		"qe eval":     {{[]string{"--test", filepath.Join(dir, "none.jsonl"), "--estimator", "agree"}, exitBadInput, "no such file"}},
+		"qe pool":     {{[]string{"bogus"}, exitUsage, `unknown command "bogus"`}},
+		"qe pool add": {{[]string{"p", "--cqe", filepath.Join(dir, "none.jsonl")}, exitBadInput, "no such file"}},
+		"qe pool list": {
+			{[]string{"extra"}, exitUsage, `unknown command "extra"`},
+		},
+		"qe score": {{[]string{"--dataset", "humaneval", "--samples", mbppSamples, "--estimator", "constant"}, exitBadInput, "is humaneval the right dataset?"}},
+		"run": {
+			{[]string{"--demo", "nope"}, exitBadInput, `unknown demo problem "nope"`},
+			{[]string{"--task", "humaneval/HumanEval/0", "--model", noReplay}, exitBadInput, "/nonexistent/recordings does not exist"},
+			{[]string{"--task", "humaneval/HumanEval/0", "--model", "vllm:m@http://127.0.0.1:1/v1", "--request-timeout", "soon"}, exitUsage, `--request-timeout "soon"`},
+		},
+		"serve": {
+			{[]string{"--addr", "nonsense"}, exitUsage, `--addr "nonsense": want HOST:PORT`},
+			{[]string{"--addr", "127.0.0.1:99999"}, exitUsage, "a port from 0 to 65535"},
+			{[]string{"--model", noReplay}, exitBadInput, "/nonexistent/recordings does not exist"},
+		},
+		"version": {{[]string{"extra"}, exitUsage, `unknown command "extra"`}},
+		"worker":  {{[]string{"--key", badKey, "--print-key"}, exitBadInput, "worker key"}},
+	}
+
+	// Every command has its cases.
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			if sub.Hidden {
+				continue
+			}
+			name := commandName(sub)
+			if len(cases[name]) == 0 {
+				t.Errorf("no exit-status case for ticoder %s", name)
+			}
+			walk(sub)
+		}
+	}
+	walk(newRoot(&globalOptions{}))
+
+	for name, cs := range cases {
+		for _, c := range cs {
+			args := append(strings.Fields(name), c.args...)
+			t.Run(strings.Join(args, " "), func(t *testing.T) {
+				full := append([]string{"--data-dir", fixtures, "--cache", filepath.Join(dir, "cache.db")}, args...)
+				var stdout, stderr bytes.Buffer
+				code := runMain(context.Background(), full, &stdout, &stderr)
+				if code != c.code || !strings.Contains(stderr.String(), c.want) {
+					t.Errorf("ticoder %s: exit %d, want %d, and stderr with %q:\n%s", strings.Join(args, " "), code, c.code, c.want, stderr.String())
+				}
+			})
 		}
 	}
 }

@@ -128,8 +128,35 @@ pass@k of sample files, and estimates code quality without tests.
 		newWorkerCommand(g),
 		newVersionCommand(),
 	)
+	// cobra adds these two when the command line runs; added now, they get
+	// the usage errors of the others.
+	root.InitDefaultCompletionCmd()
+	root.InitDefaultHelpCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "help" {
+			strictHelp(c)
+		}
+	}
 	usageErrors(root)
 	return root
+}
+
+// strictHelp makes help about an unknown command a usage error instead of
+// the root's help.
+func strictHelp(help *cobra.Command) {
+	run := help.Run
+	help.Run = nil
+	help.RunE = func(cmd *cobra.Command, args []string) error {
+		target, rest, err := cmd.Root().Find(args)
+		if err != nil {
+			return usageError{err}
+		}
+		if len(rest) > 0 {
+			return unknownSubcommand(target, rest)
+		}
+		run(cmd, args)
+		return nil
+	}
 }
 
 // usageError marks an error caused by how the command was called.

@@ -21,6 +21,13 @@ const DefaultDataDir = "data"
 // ErrUnknown means a name is neither a known dataset nor an existing file.
 var ErrUnknown = errors.New("unknown dataset")
 
+// ErrNoProblem means a task id names no problem of the dataset (Select).
+var ErrNoProblem = errors.New("no such problem")
+
+// ErrBadFile means a data file cannot be read as a dataset: every
+// *LineError matches it.
+var ErrBadFile = errors.New("not a dataset file")
+
 // Dataset is a loaded benchmark: its problems in file order. A Dataset is
 // safe for concurrent reads once loaded; do not modify Problems while others
 // read it.
@@ -149,6 +156,9 @@ func decode(ctx context.Context, name, path string, data []byte) (*Dataset, erro
 	for _, r := range recs {
 		p, err := problemFrom(r, name)
 		if err != nil {
+			if r.isSample() {
+				err = fmt.Errorf("%w: this looks like a samples file (its rows have %q); give it with --samples, and give --dataset the benchmark it answers, e.g. humaneval", err, r.sampleField())
+			}
 			return nil, &LineError{Path: path, Line: r.line, Err: err}
 		}
 		if prev, dup := firstLine[p.ID]; dup {
@@ -163,6 +173,13 @@ func decode(ctx context.Context, name, path string, data []byte) (*Dataset, erro
 	}
 	return ds, nil
 }
+
+// noProblemError is Select's error for an unknown task id; it matches
+// ErrNoProblem.
+type noProblemError struct{ msg string }
+
+func (e noProblemError) Error() string        { return e.msg }
+func (e noProblemError) Is(target error) bool { return target == ErrNoProblem }
 
 // baseName returns a file's name without directory and data extensions.
 func baseName(path string) string {
@@ -188,7 +205,7 @@ func (d *Dataset) Select(ids []string) ([]Problem, error) {
 			if len(d.Problems) > 0 {
 				example = fmt.Sprintf(": use task ids such as %s", d.Problems[0].ID)
 			}
-			return nil, fmt.Errorf("%s has no problem %q%s", d.Name, id, example)
+			return nil, noProblemError{fmt.Sprintf("%s has no problem %q%s", d.Name, id, example)}
 		}
 		want[p.ID] = true
 	}

@@ -36,6 +36,9 @@ func (e *LineError) Error() string {
 // Unwrap returns the underlying error.
 func (e *LineError) Unwrap() error { return e.Err }
 
+// Is reports that a *LineError matches ErrBadFile.
+func (e *LineError) Is(target error) bool { return target == ErrBadFile }
+
 // record is one JSON object of a data file with the line it starts on.
 type record struct {
 	line   int
@@ -200,6 +203,21 @@ func skipSeparators(data []byte, off int64) int64 {
 	}
 	return off
 }
+
+// sampleField returns the field that marks r as a row of a samples file
+// rather than a problem ("completion" of human-eval samples, "samples" of
+// CodeT's), or "".
+func (r record) sampleField() string {
+	for _, f := range []string{"completion", "samples"} {
+		if _, ok := r.fields[f]; ok {
+			return f
+		}
+	}
+	return ""
+}
+
+// isSample reports whether r looks like a row of a samples file.
+func (r record) isSample() bool { return r.sampleField() != "" }
 
 // str returns the string field name of r, or an error that names the field.
 func (r record) str(name string) (string, error) {

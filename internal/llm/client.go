@@ -36,6 +36,10 @@ func NewClient(spec Spec, opts Options) (*Client, error) {
 		style = StyleChat
 	}
 	d := newDoer(opts.HTTPClient, opts.Retry, opts.Concurrency, opts.Usage)
+	d.url, d.timeout, d.waiting = redactURL(res.baseURL), opts.RequestTimeout, opts.Waiting
+	if d.timeout == 0 {
+		d.timeout = DefaultRequestTimeout
+	}
 	var cfg openai.ClientConfig
 	if spec.Kind == KindAzure {
 		cfg = openai.DefaultAzureConfig(res.apiKey, res.baseURL)

@@ -20,6 +20,9 @@ import (
 var (
 	// ErrUnreachable: no connection to the server (refused, DNS, reset).
 	ErrUnreachable = errors.New("model server unreachable")
+	// ErrNoAnswer: the server took the request but sent no answer within
+	// the request timeout (Options.RequestTimeout).
+	ErrNoAnswer = errors.New("no answer from the model server")
 	// ErrUnauthorized: the server rejected the API key (401, 403).
 	ErrUnauthorized = errors.New("API key rejected")
 	// ErrModelNotFound: the server does not serve the model.
@@ -40,8 +43,13 @@ var (
 	// ErrNoSamples: replay holds no recorded samples for the request.
 	ErrNoSamples = errors.New("no recorded samples")
 	// ErrBadSpec: a model selector that is not of the form KIND:MODEL,
-	// KIND:MODEL@BASEURL or replay:DIR.
+	// KIND:MODEL@BASEURL or replay:DIR, or one whose server address the
+	// environment does not give (AZURE_OPENAI_ENDPOINT unset, a base URL
+	// that is no URL).
 	ErrBadSpec = errors.New("not a model selector")
+	// ErrBadReplay: replay:DIR names no directory of recorded samples, or
+	// one whose files cannot be read.
+	ErrBadReplay = errors.New("unusable replay directory")
 	// ErrNeedsCache: offline mode without a response cache.
 	ErrNeedsCache = errors.New("offline mode needs a response cache")
 )
@@ -87,6 +95,11 @@ func oneLine(s string, limit int) string {
 func (c *Client) classify(err error, what string) error {
 	if err == nil {
 		return nil
+	}
+	var na *noAnswerError
+	if errors.As(err, &na) {
+		return newError(ErrNoAnswer, err, "no answer from %s within %s for %s: is the server stuck or overloaded, or still loading the model?",
+			na.url, na.timeout, what)
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s from %s: %w", what, c.res.baseURL, err)

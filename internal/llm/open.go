@@ -4,7 +4,14 @@ import (
 	"database/sql"
 	"log/slog"
 	"net/http"
+	"time"
 )
+
+// DefaultRequestTimeout is how long one attempt of a request waits for the
+// server's answer when Options.RequestTimeout is 0: generous for a large
+// batch of samples from a local model, short enough that a server that
+// never answers is reported.
+const DefaultRequestTimeout = 5 * time.Minute
 
 // Options configure the providers Open builds. The zero value is usable:
 // chat prompts, the default templates, 8 concurrent requests, the default
@@ -19,9 +26,18 @@ type Options struct {
 	Concurrency int
 	// Retry is the retry policy; the zero value means the defaults.
 	Retry Retry
-	// HTTPClient sends the requests; nil means a client with a 10-minute
-	// timeout per attempt.
+	// HTTPClient sends the requests; nil means http.DefaultTransport's
+	// client. RequestTimeout bounds each attempt whatever the client.
 	HTTPClient *http.Client
+	// RequestTimeout is how long one attempt may wait for the server's
+	// whole answer; 0 means DefaultRequestTimeout and a negative value no
+	// limit. A server that accepts the request and sends no answer in time
+	// fails it with ErrNoAnswer, without a retry: the same request would
+	// most likely wait as long again.
+	RequestTimeout time.Duration
+	// Waiting, if not nil, records the requests that have no answer yet,
+	// so that a front end can say what it waits for.
+	Waiting *Waiting
 	// Usage, if not nil, counts the requests and tokens of every provider
 	// opened with it.
 	Usage *Usage

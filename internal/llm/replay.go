@@ -57,13 +57,28 @@ type sampleSet struct {
 
 // OpenReplay reads the recorded generations in dir. prompts (nil for the
 // defaults) renders the test prompt that tests are looked up under when
-// test-prompts.jsonl does not say.
+// test-prompts.jsonl does not say. Its errors match ErrBadReplay, and
+// fs.ErrNotExist when dir does not exist.
 func OpenReplay(dir string, prompts *Prompts) (*Replay, error) {
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+	r, err := openReplay(dir, prompts)
+	var e *Error
+	if err != nil && !errors.As(err, &e) {
+		err = &Error{Kind: ErrBadReplay, Msg: err.Error(), Err: err}
+	}
+	return r, err
+}
+
+// openReplay is OpenReplay; its errors are plain, or an *Error.
+func openReplay(dir string, prompts *Prompts) (*Replay, error) {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return nil, &Error{Kind: ErrBadReplay, Err: err,
+			Msg: fmt.Sprintf("replay: %s does not exist or cannot be read (%v): give replay:DIR with codes.jsonl and tests.jsonl in DIR", dir, innermostPath(err))}
+	}
+	if !st.IsDir() {
 		return nil, fmt.Errorf("replay: %s is not a directory: give replay:DIR with codes.jsonl and tests.jsonl in DIR", dir)
 	}
 	r := &Replay{dir: dir, prompts: prompts, testPrompts: map[string]string{}}
-	var err error
 	if r.codes, err = readSampleSet(filepath.Join(dir, "codes.jsonl")); err != nil {
 		return nil, err
 	}
@@ -84,6 +99,16 @@ func OpenReplay(dir string, prompts *Prompts) (*Replay, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// innermostPath returns the message of the error a *fs.PathError wraps
+// (without the operation and path it repeats).
+func innermostPath(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // replayRow is the union of the row formats; other fields are ignored.

@@ -3,6 +3,7 @@ package llm_test
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -215,13 +216,15 @@ func TestOpenReplayErrors(t *testing.T) {
 				writeFile(t, dir, name, content)
 			}
 			_, err := llm.OpenReplay(dir, nil)
-			if err == nil || !strings.Contains(err.Error(), tt.want) {
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !errors.Is(err, llm.ErrBadReplay) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
 		})
 	}
-	if _, err := llm.OpenString("replay:/nonexistent/dir", llm.Options{}); err == nil || !strings.Contains(err.Error(), "is not a directory") {
-		t.Errorf("missing dir: err = %v", err)
+	missing := filepath.Join(t.TempDir(), "none")
+	if _, err := llm.OpenString("replay:"+missing, llm.Options{}); err == nil || !strings.Contains(err.Error(), missing+" does not exist") ||
+		!errors.Is(err, llm.ErrBadReplay) || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing dir: err = %v, want one that says it does not exist and matches ErrBadReplay and fs.ErrNotExist", err)
 	}
 }
 

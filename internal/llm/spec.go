@@ -225,8 +225,17 @@ type resolved struct {
 const DefaultAzureAPIVersion = "2024-10-21"
 
 // resolve reads the environment for s (at call time) and checks that what is
-// needed is there.
+// needed is there. Its errors match ErrBadSpec.
 func resolve(s Spec, getenv func(string) string) (resolved, error) {
+	r, err := resolveEnv(s, getenv)
+	if err != nil {
+		return resolved{}, &Error{Kind: ErrBadSpec, Msg: err.Error(), Err: err}
+	}
+	return r, nil
+}
+
+// resolveEnv is resolve; its errors are plain.
+func resolveEnv(s Spec, getenv func(string) string) (resolved, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}

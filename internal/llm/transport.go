@@ -2,10 +2,12 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -141,18 +143,43 @@ func (e *transportError) Error() string {
 
 func (e *transportError) Unwrap() error { return e.err }
 
-// doer is the HTTP layer under go-openai: a concurrency limit, retries and
-// back-off. It implements openai.HTTPDoer and is safe for concurrent use.
+// noAnswerError is an attempt that got no (whole) answer within the
+// request timeout, though the server took the request.
+type noAnswerError struct {
+	url     string
+	timeout time.Duration
+}
+
+func (e *noAnswerError) Error() string {
+	return fmt.Sprintf("%s sent no answer within %s", e.url, e.timeout)
+}
+
+// Is makes a *noAnswerError match ErrNoAnswer.
+func (e *noAnswerError) Is(target error) bool { return target == ErrNoAnswer }
+
+// errAttemptTimeout is the cause of an attempt's context that ran out of
+// time.
+var errAttemptTimeout = errors.New("request timeout")
+
+// doer is the HTTP layer under go-openai: a concurrency limit, a timeout
+// per attempt, retries and back-off. It implements openai.HTTPDoer and is
+// safe for concurrent use.
 type doer struct {
 	client *http.Client
 	retry  Retry
 	sem    chan struct{}
 	usage  *Usage
+	// url is the server's base URL as messages show it.
+	url string
+	// timeout bounds one attempt, headers and body; ≤ 0: no limit.
+	timeout time.Duration
+	// waiting records the attempts without an answer; nil: none.
+	waiting *Waiting
 }
 
 func newDoer(client *http.Client, retry Retry, concurrency int, usage *Usage) *doer {
 	if client == nil {
-		client = &http.Client{Timeout: 10 * time.Minute}
+		client = &http.Client{} // each attempt's context bounds it (doer.timeout)
 	}
 	if concurrency <= 0 {
 		concurrency = 8
@@ -178,7 +205,10 @@ func (d *doer) Do(req *http.Request) (*http.Response, error) {
 			return nil, ctx.Err()
 		}
 		var wait time.Duration
+		var noAnswer *noAnswerError
 		switch {
+		case errors.As(err, &noAnswer):
+			return nil, err // a server that kept silent that long would most likely do it again
 		case err != nil:
 			if attempt >= d.retry.Attempts {
 				return nil, &transportError{url: req.URL.Redacted(), attempts: attempt, err: err}
@@ -221,32 +251,69 @@ func (d *doer) attemptRequest(req *http.Request, attempt int) (*http.Request, er
 	return r, nil
 }
 
-// send performs one attempt while holding a concurrency slot; the slot is
-// given back when the response body is closed.
+// send performs one attempt while holding a concurrency slot, within the
+// doer's timeout; the slot is given back, and the timeout ends, when the
+// response body is closed.
 func (d *doer) send(ctx context.Context, r *http.Request) (*http.Response, error) {
 	select {
 	case d.sem <- struct{}{}:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
+	actx, cancel := ctx, context.CancelFunc(func() {})
+	if d.timeout > 0 {
+		actx, cancel = context.WithTimeoutCause(ctx, d.timeout, errAttemptTimeout)
+	}
 	var once sync.Once
-	release := func() { once.Do(func() { <-d.sem }) }
-	resp, err := d.client.Do(r)
+	release := func() { once.Do(func() { cancel(); <-d.sem }) }
+	answered := d.waiting.begin(d.url)
+	resp, err := d.client.Do(r.WithContext(actx))
+	answered()
 	if err != nil {
+		err = d.timedOut(ctx, actx, err)
 		release()
 		return nil, err
 	}
-	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release}
+	resp.Body = &releasingBody{ReadCloser: resp.Body, release: release, err: func(err error) error { return d.timedOut(ctx, actx, err) }}
 	return resp, nil
 }
 
+// timedOut returns err, or a *noAnswerError when it came of the attempt's
+// context actx running out of time (and not of ctx ending).
+func (d *doer) timedOut(ctx, actx context.Context, err error) error {
+	if ctx.Err() == nil && errors.Is(context.Cause(actx), errAttemptTimeout) {
+		return &noAnswerError{url: d.url, timeout: d.timeout}
+	}
+	return err
+}
+
+// releasingBody is a response body that gives back its concurrency slot
+// when closed and reports a read cut short by the timeout as such.
 type releasingBody struct {
 	io.ReadCloser
 	release func()
+	err     func(error) error
+}
+
+func (b *releasingBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = b.err(err)
+	}
+	return n, err
 }
 
 func (b *releasingBody) Close() error {
 	err := b.ReadCloser.Close()
 	b.release()
 	return err
+}
+
+// redactURL returns u without a password, for messages.
+func redactURL(u string) string {
+	p, err := url.Parse(u)
+	if err != nil {
+		return u
+	}
+	return p.Redacted()
 }

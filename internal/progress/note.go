@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"fmt"
 	"sync"
 	"time"
 )
@@ -11,13 +12,46 @@ type Describer interface {
 	Describe(label string)
 }
 
+// Noticer is a Reporter that can show a notice beside its current phase,
+// such as what the phase waits for; a caller that repeats it keeps the
+// clock of the progress line live while nothing else moves.
+type Noticer interface {
+	// Notice shows s beside the current phase ("" removes it) and reports
+	// whether a phase is on to show it.
+	Notice(s string) bool
+}
+
 // Describe replaces the bar's label.
 func (b *Bar) Describe(label string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.bar != nil {
-		b.bar.Describe(label)
+	b.label = label
+	b.describe()
+}
+
+// Notice shows s after the bar's label and redraws the bar (its clock
+// included); "" removes it.
+func (b *Bar) Notice(s string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.bar == nil {
+		return false
 	}
+	b.note = s
+	b.describe()
+	return true
+}
+
+// describe draws the label and the notice; b.mu is held.
+func (b *Bar) describe() {
+	if b.bar == nil {
+		return
+	}
+	if b.note == "" {
+		b.bar.Describe(b.label)
+		return
+	}
+	b.bar.Describe(b.label + ": " + b.note)
 }
 
 // Describe replaces the label of the lines to come.
@@ -25,6 +59,28 @@ func (l *Lines) Describe(label string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.label = label
+}
+
+// Notice writes "LABEL: D/N (P%), T elapsed; S" at once for the first
+// notice, then when the last line is at least the interval old; "" writes
+// nothing and makes the next notice a first one.
+func (l *Lines) Notice(s string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.active {
+		return false
+	}
+	now := l.now()
+	if s == "" {
+		l.noticed = false
+		return true
+	}
+	if l.noticed && now.Sub(l.last) < l.every {
+		return true
+	}
+	l.last, l.noticed = now, true
+	fmt.Fprintf(l.w, "%s: %d/%d (%d%%), %s elapsed; %s\n", l.label, l.done, l.total, percent(l.done, l.total), round(now.Sub(l.start)), s)
+	return true
 }
 
 // WithNote returns a Reporter that shows note() after r's labels, such as
@@ -78,6 +134,14 @@ func (n *noted) Add(k int) {
 }
 
 func (n *noted) Finish() { n.r.Finish() }
+
+// Notice passes s to r when r is a Noticer.
+func (n *noted) Notice(s string) bool {
+	if nr, ok := n.r.(Noticer); ok {
+		return nr.Notice(s)
+	}
+	return false
+}
 
 // full is the label with the note; n.mu is held.
 func (n *noted) full() string {

@@ -64,3 +64,56 @@ type linesOnly struct{ l *Lines }
 func (o linesOnly) Start(label string, total int) { o.l.Start(label, total) }
 func (o linesOnly) Add(n int)                     { o.l.Add(n) }
 func (o linesOnly) Finish()                       { o.l.Finish() }
+
+// TestNotice: a notice shows beside the current phase, on a bar at once
+// (its clock redrawn) and in lines once an interval; with no phase on,
+// Notice says so and shows nothing.
+func TestNotice(t *testing.T) {
+	const wait = "waiting for the model at http://127.0.0.1:9/v1, no answer yet (7s)"
+	clock := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name string
+		make func(*bytes.Buffer) Noticer
+		want string
+	}{
+		{"bar", func(b *bytes.Buffer) Noticer {
+			bar := NewBar(b)
+			bar.throttle = 0
+			return bar
+		}, "gen: " + wait},
+		{"lines", func(b *bytes.Buffer) Noticer {
+			l := NewLines(b, time.Second)
+			l.now = func() time.Time { return clock }
+			return l
+		}, "gen: 0/3 (0%), 7s elapsed; " + wait},
+		{"lines with a note", func(b *bytes.Buffer) Noticer {
+			l := NewLines(b, time.Second)
+			l.now = func() time.Time { return clock }
+			return WithNote(l, func() string { return "1 worker" }).(Noticer)
+		}, "gen [1 worker]: 0/3 (0%), 7s elapsed; " + wait},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			n := c.make(&buf)
+			if n.Notice(wait) {
+				t.Error("Notice before Start reports a phase")
+			}
+			if buf.Len() > 0 {
+				t.Errorf("Notice before Start wrote %q", buf.String())
+			}
+			r := n.(Reporter)
+			r.Start("gen", 3)
+			clock = clock.Add(7 * time.Second)
+			if !n.Notice(wait) {
+				t.Error("Notice during a phase reports none")
+			}
+			n.Notice("")
+			r.Finish()
+			if got := buf.String(); !strings.Contains(got, c.want) {
+				t.Errorf("output lacks %q:\n%q", c.want, got)
+			}
+			clock = clock.Add(-7 * time.Second)
+		})
+	}
+}

@@ -70,24 +70,28 @@ type Bar struct {
 	bar *progressbar.ProgressBar
 	// done and total count the current phase's units.
 	done, total int
+	// label is the phase's label and note the notice shown after it.
+	label, note string
+	// throttle is the shortest time between two drawings; tests set 0.
+	throttle time.Duration
 }
 
 // NewBar returns a Bar drawing on w.
-func NewBar(w io.Writer) *Bar { return &Bar{w: w} }
+func NewBar(w io.Writer) *Bar { return &Bar{w: w, throttle: 100 * time.Millisecond} }
 
 // Start begins a new bar.
 func (b *Bar) Start(label string, total int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.finish()
-	b.done, b.total = 0, total
+	b.done, b.total, b.label, b.note = 0, total, label, ""
 	b.bar = progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(b.w),
 		progressbar.OptionSetDescription(label),
 		progressbar.OptionShowCount(),
 		progressbar.OptionShowIts(),
 		progressbar.OptionSetItsString("it"),
-		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionThrottle(b.throttle),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionFullWidth(),
 		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(b.w, "\n") }),
@@ -145,6 +149,8 @@ type Lines struct {
 	total, done int
 	active      bool
 	start, last time.Time
+	// noticed: a notice was written since the last "" notice.
+	noticed bool
 }
 
 // NewLines returns a Lines writing to w at most once every interval (a

@@ -123,6 +123,16 @@ func Fixed(texts ...string) Responder {
 	return func(Call) Reply { return Reply{Texts: texts} }
 }
 
+// Silent accepts every call and never answers it: the handler returns only
+// when the client gives up (or the server closes), as a stuck model server
+// does.
+func Silent() Responder {
+	return func(c Call) Reply {
+		<-c.Context.Done()
+		return Reply{}
+	}
+}
+
 // Config configures a Server.
 type Config struct {
 	// Respond computes replies; nil means the zero Reply for every call.

@@ -33,6 +33,10 @@ type SetupOptions struct {
 	Model, Style string
 	// Cache, if not nil, caches LLM and embedding responses (llm.Options).
 	Cache *sql.DB
+	// RequestTimeout and Waiting are the judge's and the embedder's
+	// llm.Options.RequestTimeout and llm.Options.Waiting.
+	RequestTimeout time.Duration
+	Waiting        *llm.Waiting
 	// CacheEmbedder, if not nil, wraps the embedder (such as
 	// qestore.Store.CachedEmbedder).
 	CacheEmbedder func(qe.Embedder) qe.Embedder
@@ -71,7 +75,7 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 		if o.EmbedModel == "" {
 			return nil, ErrNeedsEmbedModel
 		}
-		p, err := llm.OpenString(o.EmbedModel, llm.Options{Cache: o.Cache})
+		p, err := llm.OpenString(o.EmbedModel, llm.Options{Cache: o.Cache, RequestTimeout: o.RequestTimeout, Waiting: o.Waiting})
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +91,7 @@ func NewSetup(o SetupOptions) (*Setup, error) {
 		if err != nil {
 			return nil, styleError{err}
 		}
-		p, err := llm.OpenString(o.Model, llm.Options{Cache: o.Cache, Style: style})
+		p, err := llm.OpenString(o.Model, llm.Options{Cache: o.Cache, Style: style, RequestTimeout: o.RequestTimeout, Waiting: o.Waiting})
 		if err != nil {
 			return nil, err
 		}
