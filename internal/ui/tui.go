@@ -87,11 +87,20 @@ type model struct {
 }
 
 func newModel(ctx context.Context, c *interact.Conversation, colour bool) *model {
+	m := modelOf(c.State(""), colour)
+	m.ctx, m.conv = ctx, c
+	return m
+}
+
+// modelOf returns a model showing state, with no conversation behind it.
+func modelOf(state api.Session, colour bool) *model {
 	in := textinput.New()
 	in.Placeholder = "a Python value, e.g. False or [1, 2]"
+	if state.Task.Language == "java" {
+		in.Placeholder = "a Java value, e.g. 3 or new int[] {1, 2}"
+	}
 	in.Prompt = "value> "
-	m := &model{ctx: ctx, conv: c, colour: colour, input: in, width: 100, height: 40}
-	m.state = c.State("")
+	m := &model{colour: colour, input: in, width: 100, height: 40, state: state}
 	if m.state.Done {
 		m.phase = choosing
 	}
@@ -125,7 +134,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(max(20, msg.Width-30))
+		// The value, its prompt and its keys share a line (askLines).
+		m.input.SetWidth(max(20, msg.Width-36))
 		return m, nil
 	case doneMsg:
 		m.busy = false
