@@ -155,7 +155,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.state.Done {
 			m.phase = choosing
-			m.cursor = 0
+			m.cursor, m.scroll = 0, 0
 		} else if m.phase == choosing {
 			m.phase = asking
 		}
@@ -236,6 +236,15 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// choose moves the cursor to candidate i; another candidate's code is shown
+// from its first line.
+func (m *model) choose(i int) {
+	if i != m.cursor {
+		m.cursor = i
+		m.scroll = 0
+	}
+}
+
 // chooseKey handles a key in the final view.
 func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	n := len(m.state.Candidates)
@@ -246,9 +255,9 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch k.String() {
 	case "up", "k":
-		m.cursor = max(0, m.cursor-1)
+		m.choose(max(0, m.cursor-1))
 	case "down", "j":
-		m.cursor = min(max(0, n-1), m.cursor+1)
+		m.choose(min(max(0, n-1), m.cursor+1))
 	case "pgdown", "space", "f":
 		m.scroll = min(m.maxScroll, m.scroll+max(1, m.height/2))
 	case "pgup", "b":

@@ -330,8 +330,11 @@ func (m *model) finalLines(w, h int) []string {
 	detailRoom -= len(keys)
 	m.maxScroll = max(0, len(detail)-max(1, detailRoom-1))
 	m.scroll = min(m.scroll, m.maxScroll)
-	first := min(max(0, m.cursor-listRoom+1), len(list)-listRoom)
-	out := append(head, clip(list[first:], 0, listRoom, "candidate", "")...)
+	first, last := listWindow(len(list), m.cursor, listRoom)
+	out := append(head, list[first:last]...)
+	if last < len(list) && last-first < listRoom {
+		out = append(out, dimStyle.Render(fmt.Sprintf("  … %s", plural(len(list)-last, "more candidate"))))
+	}
 	if detailRoom > 0 {
 		out = append(out, "")
 		out = append(out, clip(detail, m.scroll, detailRoom, "line", ": pgdn to scroll")...)
@@ -339,4 +342,25 @@ func (m *model) finalLines(w, h int) []string {
 	out = append(out, "")
 	out = append(out, keys...)
 	return append(out, foot...)
+}
+
+// listWindow chooses the rows [first, last) of an n-row list to show in
+// room lines, the cursor's row among them, scrolled as little as possible.
+// While rows follow the window, the room's last line is kept to say how
+// many (so the window holds room-1 rows); a room of one line holds the
+// cursor's row alone.
+func listWindow(n, cursor, room int) (first, last int) {
+	room = max(1, room)
+	cursor = min(max(0, cursor), n-1)
+	switch {
+	case n <= room:
+		return 0, n
+	case room == 1:
+		return cursor, cursor + 1
+	}
+	// With rows following: the first row that shows the cursor.
+	if first = max(0, cursor-room+2); n-first > room {
+		return first, first + room - 1
+	}
+	return n - room, n // the end of the list fills the room
 }
