@@ -308,7 +308,9 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	}
 	var rep progress.Reporter = progress.Nop{}
 	if isTerminal(errw) {
-		rep = progress.NewBar(errw)
+		// The questions replace the bar: it must not stay above them, nor
+		// above what is printed when the terminal UI ends.
+		rep = progress.NewTransientBar(errw)
 	}
 	stopWatch := watchModel(o.flags.waiting, rep, errw)
 	prep, err := b.Build(ctx, src, opts, rep)

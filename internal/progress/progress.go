@@ -74,10 +74,22 @@ type Bar struct {
 	label, note string
 	// throttle is the shortest time between two drawings; tests set 0.
 	throttle time.Duration
+	// transient erases a completed bar instead of keeping it.
+	transient bool
 }
 
-// NewBar returns a Bar drawing on w.
+// NewBar returns a Bar drawing on w; a finished phase's bar stays on its
+// line.
 func NewBar(w io.Writer) *Bar { return &Bar{w: w, throttle: 100 * time.Millisecond} }
+
+// NewTransientBar returns a Bar drawing on w that erases a phase's bar when
+// every unit is done, for work whose result replaces it on the screen (a
+// full-screen program started after it would leave the bar, stale, above
+// whatever is printed when it exits). A phase that ends early is kept, as
+// NewBar keeps it.
+func NewTransientBar(w io.Writer) *Bar {
+	return &Bar{w: w, throttle: 100 * time.Millisecond, transient: true}
+}
 
 // Start begins a new bar.
 func (b *Bar) Start(label string, total int) {
@@ -94,7 +106,12 @@ func (b *Bar) Start(label string, total int) {
 		progressbar.OptionThrottle(b.throttle),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionFullWidth(),
-		progressbar.OptionOnCompletion(func() { _, _ = io.WriteString(b.w, "\n") }),
+		progressbar.OptionOnCompletion(func() {
+			// A complete bar ends its line, unless it is to be erased.
+			if !b.transient {
+				_, _ = io.WriteString(b.w, "\n")
+			}
+		}),
 	)
 	_ = b.bar.RenderBlank()
 }
@@ -121,12 +138,20 @@ func (b *Bar) finish() {
 	if b.bar == nil {
 		return
 	}
-	if b.done >= b.total {
+	switch {
+	case b.done >= b.total && b.transient:
+		// The bar is drawn on the cursor's line, which it has not ended:
+		// go to the line's start and erase it.
+		_, _ = io.WriteString(b.w, "\r\x1b[2K")
+	case b.done >= b.total:
 		_ = b.bar.Finish()
-	} else {
+	default:
 		// Exit keeps the bar as it is and ends its line; the throttled
 		// last drawing may lag, so say where it stopped.
 		_ = b.bar.Exit()
+		if b.transient {
+			_, _ = io.WriteString(b.w, "\n") // kept: end its line
+		}
 		fmt.Fprintf(b.w, "stopped at %d of %d\n", b.done, b.total)
 	}
 	b.bar = nil

@@ -40,6 +40,38 @@ func TestBarFinishEarly(t *testing.T) {
 	}
 }
 
+// TestTransientBar: a transient bar erases itself when its phase completes
+// and leaves nothing after; one that ends early stays, saying where it
+// stopped.
+func TestTransientBar(t *testing.T) {
+	cases := []struct {
+		name     string
+		add      int
+		suffix   string
+		newlines int
+	}{
+		{"complete", 5, "\r\x1b[2K", 0},
+		{"interrupted", 2, "stopped at 2 of 5\n", 2},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var buf bytes.Buffer
+			b := NewTransientBar(&buf)
+			b.Start("run tests", 5)
+			b.Add(c.add)
+			b.Finish()
+			b.Finish()
+			got := buf.String()
+			if !strings.HasSuffix(got, c.suffix) || strings.Count(got, c.suffix) != 1 {
+				t.Errorf("bar output %q: want it to end with %q, once", got, c.suffix)
+			}
+			if n := strings.Count(got, "\n"); n != c.newlines {
+				t.Errorf("bar output %q: %d line ends, want %d", got, n, c.newlines)
+			}
+		})
+	}
+}
+
 // fakeClock advances by step on every reading.
 type fakeClock struct {
 	t    time.Time

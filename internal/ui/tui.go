@@ -87,11 +87,20 @@ type model struct {
 }
 
 func newModel(ctx context.Context, c *interact.Conversation, colour bool) *model {
+	m := modelOf(c.State(""), colour)
+	m.ctx, m.conv = ctx, c
+	return m
+}
+
+// modelOf returns a model showing state, with no conversation behind it.
+func modelOf(state api.Session, colour bool) *model {
 	in := textinput.New()
 	in.Placeholder = "a Python value, e.g. False or [1, 2]"
+	if state.Task.Language == "java" {
+		in.Placeholder = "a Java value, e.g. 3 or new int[] {1, 2}"
+	}
 	in.Prompt = "value> "
-	m := &model{ctx: ctx, conv: c, colour: colour, input: in, width: 100, height: 40}
-	m.state = c.State("")
+	m := &model{colour: colour, input: in, width: 100, height: 40, state: state}
 	if m.state.Done {
 		m.phase = choosing
 	}
@@ -125,7 +134,8 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		m.input.SetWidth(max(20, msg.Width-30))
+		// The value, its prompt and its keys share a line (askLines).
+		m.input.SetWidth(max(20, msg.Width-36))
 		return m, nil
 	case doneMsg:
 		m.busy = false
@@ -145,7 +155,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		if m.state.Done {
 			m.phase = choosing
-			m.cursor = 0
+			m.cursor, m.scroll = 0, 0
 		} else if m.phase == choosing {
 			m.phase = asking
 		}
@@ -226,6 +236,15 @@ func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// choose moves the cursor to candidate i; another candidate's code is shown
+// from its first line.
+func (m *model) choose(i int) {
+	if i != m.cursor {
+		m.cursor = i
+		m.scroll = 0
+	}
+}
+
 // chooseKey handles a key in the final view.
 func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	n := len(m.state.Candidates)
@@ -236,9 +255,9 @@ func (m *model) chooseKey(k tea.KeyPressMsg) tea.Cmd {
 	}
 	switch k.String() {
 	case "up", "k":
-		m.cursor = max(0, m.cursor-1)
+		m.choose(max(0, m.cursor-1))
 	case "down", "j":
-		m.cursor = min(max(0, n-1), m.cursor+1)
+		m.choose(min(max(0, n-1), m.cursor+1))
 	case "pgdown", "space", "f":
 		m.scroll = min(m.maxScroll, m.scroll+max(1, m.height/2))
 	case "pgup", "b":

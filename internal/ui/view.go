@@ -52,13 +52,13 @@ func (m *model) titleLine() string {
 	return titleStyle.Render("ticoder · " + title)
 }
 
-// split splits rendered text into lines, wrapping each to width.
+// split splits rendered text into lines, wrapping each to width (see wrap).
 func split(s string, width int) []string {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
 		return nil
 	}
-	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+	return wrap(s, width)
 }
 
 // keyLines lays out key help ("y yes", ...) in as many lines of at most
@@ -123,6 +123,13 @@ func (m *model) statusLine(width int) string {
 	return counts
 }
 
+// questionBox draws the question in a box exactly as wide as its widest
+// line and never wider than width: the border and the padding take four
+// cells.
+func questionBox(prompt string, width int) []string {
+	return strings.Split(boxStyle.Render(strings.Join(wrap(prompt, width-4), "\n")), "\n")
+}
+
 // askKeys is the key help of the question screen.
 func (m *model) askKeys() []string {
 	keys := []string{"y yes", "n no", "d don't know / invalid input"}
@@ -132,49 +139,147 @@ func (m *model) askKeys() []string {
 	return append(keys, "u undo", "q stop asking", "ctrl+c quit")
 }
 
+// askLines lays out the question screen: the title, the stub, the counts,
+// the question with its keys (or the value being typed), any message, and
+// the answers given, latest last. The question, its keys and the messages
+// always show. When the stub and every answer do not fit with blank lines
+// between the parts, the blank lines go; then the older answers go, and
+// last the end of the stub (the latest answer stays while three lines of
+// the stub do).
 func (m *model) askLines(w, h int) []string {
 	q := m.state.Question
-	var tail []string
-	tail = append(tail, "", m.statusLine(w), "")
+	typed := m.phase == typing && q != nil
+	var ask []string
 	if q != nil {
-		tail = append(tail, dimStyle.Render(fmt.Sprintf("Question %d — is this what your function should do?", q.Number)))
-		tail = append(tail, split(boxStyle.Render(ansi.Wrap(highlight(q.Prompt, m.state.Task.Language, m.colour), w-4, "")), w)...)
+		label := fmt.Sprintf("Question %d — is this what your function should do?", q.Number)
+		if typed {
+			label = fmt.Sprintf("Question %d — no: what should it return instead?", q.Number)
+		}
+		ask = append(ask, dimStyle.Render(label))
+		ask = append(ask, questionBox(highlight(q.Prompt, m.state.Task.Language, m.colour), w)...)
 	}
-	tail = append(tail, keyLines(m.askKeys(), w)...)
-	if m.phase == typing && q != nil {
-		tail = append(tail, "", q.Input+" ==", m.input.View(), dimStyle.Render("enter to answer · esc to cancel"))
+	if typed {
+		// Only enter and esc work while a value is typed: their help goes
+		// beside the value when there is room.
+		in, keys := m.input.View(), keyLines([]string{"enter answer", "esc cancel"}, w)
+		if len(keys) == 1 && ansi.StringWidth(in)+2+ansi.StringWidth(keys[0]) <= w {
+			ask = append(ask, in+"  "+keys[0])
+		} else {
+			ask = append(ask, in)
+			ask = append(ask, keys...)
+		}
+	} else {
+		ask = append(ask, keyLines(m.askKeys(), w)...)
 	}
+	var msgs []string
 	if m.busy {
-		tail = append(tail, "", dimStyle.Render("working…"))
+		msgs = append(msgs, dimStyle.Render("working…"))
 	} else if m.note != "" {
-		tail = append(tail, "", okStyle.Render(m.note))
+		msgs = append(msgs, okStyle.Render(m.note))
 	}
 	if m.err != "" {
-		tail = append(tail, "")
-		tail = append(tail, split(errStyle.Render("! "+m.err), w)...)
+		msgs = append(msgs, split(errStyle.Render("! "+m.err), w)...)
 	}
-	head := []string{m.titleLine(), ""}
-	room := h - len(head) - len(tail)
 	stub := split(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.state.Task.Language, m.colour), w)
-	hist := m.historyLines()
-	histRoom := 0
-	if len(hist) > 0 && room-len(stub) >= 3 {
-		histRoom = min(len(hist)+2, room-len(stub))
+	hist := m.historyLines(w)
+	minHist, allHist := 0, 0 // the header and the latest answer, or all
+	if len(hist) > 0 {
+		minHist = 1 + len(hist[len(hist)-1])
+		allHist = 1
+		for _, h := range hist {
+			allHist += len(h)
+		}
 	}
-	out := append(head, clip(stub, 0, room-histRoom, "line", "")...)
-	out = append(out, tail...)
-	if histRoom > 0 {
-		out = append(out, "", dimStyle.Render("Your answers:"))
-		out = append(out, hist[max(0, len(hist)-(histRoom-2)):]...)
+
+	fixed := 2 + len(ask) + len(msgs) // the title and the counts
+	blanks := 3                       // after the title, around the counts
+	if len(msgs) > 0 {
+		blanks++
+	}
+	if len(hist) > 0 {
+		blanks++
+	}
+	spaced := fixed+blanks+len(stub)+allHist <= h
+	if !spaced {
+		blanks = 0
+	}
+	room := max(0, h-fixed-blanks)
+	stubRoom, histRoom := len(stub), room-len(stub)
+	if histRoom < minHist {
+		// The stub is cut; the latest answer stays if the stub keeps three
+		// lines.
+		histRoom = 0
+		if room-minHist >= 3 {
+			histRoom = minHist
+		}
+		stubRoom = room - histRoom
+	}
+	gap := func(out []string) []string {
+		if spaced {
+			out = append(out, "")
+		}
+		return out
+	}
+	out := gap([]string{m.titleLine()})
+	out = append(out, clip(stub, 0, stubRoom, "line", "")...)
+	out = gap(out)
+	out = append(out, m.statusLine(w))
+	out = gap(out)
+	out = append(out, ask...)
+	if len(msgs) > 0 {
+		out = append(gap(out), msgs...)
+	}
+	if hl := historyBlock(hist, histRoom); len(hl) > 0 {
+		out = append(gap(out), hl...)
 	}
 	return out
 }
 
-// historyLines lists the answers given, in the words of the keys.
-func (m *model) historyLines() []string {
-	var out []string
+// historyLines lists the answers given in the words of the keys, each
+// wrapped to width with its continuation rows indented under the test.
+func (m *model) historyLines(width int) [][]string {
+	var out [][]string
 	for _, a := range m.state.History {
-		out = append(out, fmt.Sprintf("  %d. %-10s %s  → %s left", a.Number, verdictWord(a.Verdict, a.Value), a.Code, plural(a.Remaining, "sample")))
+		head := fmt.Sprintf("  %d. %-10s ", a.Number, verdictWord(a.Verdict, a.Value))
+		body := fmt.Sprintf("%s  → %s left", a.Code, plural(a.Remaining, "sample"))
+		indent := ansi.StringWidth(head)
+		var lines []string
+		if width-indent < 20 {
+			// A long value: the test goes on the rows below it.
+			lines = wrap(strings.TrimRight(head, " "), width)
+			head, indent = "", 5
+		}
+		for i, r := range wrap(body, width-indent) {
+			if i == 0 && head != "" {
+				lines = append(lines, head+r)
+			} else {
+				lines = append(lines, strings.Repeat(" ", indent)+r)
+			}
+		}
+		out = append(out, lines)
+	}
+	return out
+}
+
+// historyBlock returns the header "Your answers:" and the latest answers
+// that fit in n lines (whole answers only), or nothing when not even the
+// latest one fits. The header says how many older answers are left out.
+func historyBlock(hist [][]string, n int) []string {
+	used, first := 1, len(hist)
+	for first > 0 && used+len(hist[first-1]) <= n {
+		first--
+		used += len(hist[first])
+	}
+	if first == len(hist) {
+		return nil
+	}
+	header := "Your answers:"
+	if first > 0 {
+		header = fmt.Sprintf("Your answers (the last %d of %d):", len(hist)-first, len(hist))
+	}
+	out := []string{dimStyle.Render(header)}
+	for _, h := range hist[first:] {
+		out = append(out, h...)
 	}
 	return out
 }
@@ -225,8 +330,11 @@ func (m *model) finalLines(w, h int) []string {
 	detailRoom -= len(keys)
 	m.maxScroll = max(0, len(detail)-max(1, detailRoom-1))
 	m.scroll = min(m.scroll, m.maxScroll)
-	first := min(max(0, m.cursor-listRoom+1), len(list)-listRoom)
-	out := append(head, clip(list[first:], 0, listRoom, "candidate", "")...)
+	first, last := listWindow(len(list), m.cursor, listRoom)
+	out := append(head, list[first:last]...)
+	if last < len(list) && last-first < listRoom {
+		out = append(out, dimStyle.Render(fmt.Sprintf("  … %s", plural(len(list)-last, "more candidate"))))
+	}
 	if detailRoom > 0 {
 		out = append(out, "")
 		out = append(out, clip(detail, m.scroll, detailRoom, "line", ": pgdn to scroll")...)
@@ -234,4 +342,25 @@ func (m *model) finalLines(w, h int) []string {
 	out = append(out, "")
 	out = append(out, keys...)
 	return append(out, foot...)
+}
+
+// listWindow chooses the rows [first, last) of an n-row list to show in
+// room lines, the cursor's row among them, scrolled as little as possible.
+// While rows follow the window, the room's last line is kept to say how
+// many (so the window holds room-1 rows); a room of one line holds the
+// cursor's row alone.
+func listWindow(n, cursor, room int) (first, last int) {
+	room = max(1, room)
+	cursor = min(max(0, cursor), n-1)
+	switch {
+	case n <= room:
+		return 0, n
+	case room == 1:
+		return cursor, cursor + 1
+	}
+	// With rows following: the first row that shows the cursor.
+	if first = max(0, cursor-room+2); n-first > room {
+		return first, first + room - 1
+	}
+	return n - room, n // the end of the list fills the room
 }

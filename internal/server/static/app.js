@@ -41,9 +41,11 @@ async function run(fn) {
   busy = true;
   setDisabled(true);
   const timer = setTimeout(() => { $("busy").hidden = false; }, 300);
+  // A new try hides the last error: if it fails the same way, the banner
+  // shows (and is announced) again rather than staying unchanged.
+  clearError();
   try {
     await fn();
-    clearError();
   } catch (e) {
     showError(e.message);
   } finally {
@@ -59,14 +61,26 @@ function setDisabled(on) {
   document.body.classList.toggle("is-busy", on);
 }
 
+// showError shows msg in the banner at the bottom of the window, announced
+// (role=alert). The page is padded by the banner's height so that it can
+// scroll past it, and scrolled so that the control just used (the focused
+// one) is not hidden under it.
 function showError(msg) {
+  const box = $("error");
   $("error-text").textContent = msg;
-  $("error").hidden = false;
+  box.hidden = false;
+  document.body.style.paddingBottom = box.offsetHeight + "px";
+  const used = document.activeElement;
+  if (used && used !== document.body && !box.contains(used) && used.getClientRects().length) {
+    const under = used.getBoundingClientRect().bottom + 8 - box.getBoundingClientRect().top;
+    if (under > 0) window.scrollBy(0, under);
+  }
 }
 
 function clearError() {
   $("error").hidden = true;
   $("error-text").textContent = "";
+  document.body.style.paddingBottom = "";
 }
 
 // --- Python highlighting ---------------------------------------------------
