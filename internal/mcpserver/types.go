@@ -101,7 +101,7 @@ type CheckInput struct {
 	Code      string   `json:"code" jsonschema:"the Python code to check: the whole module that defines the function"`
 	SessionID string   `json:"session_id,omitempty" jsonschema:"check against the tests approved in this session"`
 	Tests     []string `json:"tests,omitempty" jsonschema:"or against these Python assert statements, one test each, e.g. assert f(1) == 2"`
-	Entry     string   `json:"entry_point,omitempty" jsonschema:"the function's name (with tests; default the session's)"`
+	Entry     string   `json:"entry_point,omitempty" jsonschema:"the function's name (with tests; default: the one function code defines at the top level, or the session's)"`
 }
 
 // CheckOutput is the outcome of check_code.
