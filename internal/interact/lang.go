@@ -65,10 +65,11 @@ func (pythonLang) ReadValue(ctx context.Context, r execute.Runner, _, _, value s
 
 // Export implements lang.Interactive: NAME.py and the pytest file
 // test_NAME.py, which also runs on its own with python3 (Debian has no
-// "python", and pytest may not be installed).
-func (pythonLang) Export(_, entry, program string, approved, rejected []execute.Test) (lang.Files, error) {
+// "python", and pytest may not be installed). The code keeps the stub's
+// docstring (see withDocstring).
+func (pythonLang) Export(stub, entry, program string, approved, rejected []execute.Test) (lang.Files, error) {
 	name := moduleName(entry)
-	f := lang.Files{CodeFile: name + ".py", Code: program, TestFile: "test_" + name + ".py", Command: "python3 test_" + name + ".py"}
+	f := lang.Files{CodeFile: name + ".py", Code: withDocstring(stub, entry, program), TestFile: "test_" + name + ".py", Command: "python3 test_" + name + ".py"}
 	f.Tests, f.TestCount = PytestFile(name, entry, approved, rejected)
 	return f, nil
 }

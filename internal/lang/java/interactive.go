@@ -136,8 +136,9 @@ func clipText(s string) string {
 	return s
 }
 
-// Export implements lang.Interactive: the program as CLASS.java and the
-// approved value tests as a JUnit 5 class CLASSTest in CLASSTest.java, one
+// Export implements lang.Interactive: the program as CLASS.java (with the
+// prompt's Javadoc of the method, see withJavadoc) and the approved value
+// tests as a JUnit 5 class CLASSTest in CLASSTest.java, one
 // @Test method each (assertArrayEquals for arrays, assertEquals with a
 // tolerance of 1e-9 for floating-point results, assertEquals otherwise).
 // Expected values are rendered as expressions of the return type.
@@ -157,7 +158,7 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 	if c := classRE.FindStringSubmatch(program); c != nil {
 		class = c[1]
 	}
-	f := lang.Files{CodeFile: class + ".java", Code: program, TestFile: class + "Test.java",
+	f := lang.Files{CodeFile: class + ".java", Code: withJavadoc(prompt, entry, program), TestFile: class + "Test.java",
 		Command: "javac -cp " + junitJar + " *.java && java -jar " + junitJar + " -cp . --select-class " + class + "Test"}
 	imports := map[string]bool{"import org.junit.jupiter.api.Test;": true}
 	var body strings.Builder
