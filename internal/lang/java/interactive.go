@@ -96,8 +96,28 @@ func (j Java) ShowTest(prompt, entry string, t execute.Test) string {
 }
 
 // ShowValue implements lang.Interactive: the value (in the worker's
-// notation, or Java's) as an expression of the method's return type.
+// notation, or Java's) as a value of the method's return type written for
+// people (see Show: [-5, -2, 1, 3], not new int[] {(-5), (-2), 1, 3}),
+// which ReadValue reads back. Only what is shown changes: tests compare
+// with the value itself, and exported tests with its expression.
 func (Java) ShowValue(prompt, entry, value string) string {
+	m, err := FindMethod(prompt, entry)
+	if err != nil {
+		return value
+	}
+	v, err := ReadValue(value)
+	if err != nil {
+		return value
+	}
+	if s, err := Show(v, m.Return); err == nil {
+		return s
+	}
+	return value
+}
+
+// expression returns value as an expression of the method's return type,
+// or value itself when it is not one.
+func expression(prompt, entry, value string) string {
 	if expr, err := literal(prompt, entry, value); err == nil {
 		return expr
 	}
@@ -172,7 +192,7 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 			writeComment(&body, t.String())
 			continue
 		}
-		a, assert := assertion(m, t.Input, j.ShowValue(prompt, entry, t.Expected))
+		a, assert := assertion(m, t.Input, expression(prompt, entry, t.Expected))
 		line, ims, ok := importNames(a, class)
 		if !ok {
 			body.WriteString("\n    // Names a package in full, which a type of the program could obscure; not exported:\n")
