@@ -37,3 +37,22 @@ func TestWithDocstring(t *testing.T) {
 		})
 	}
 }
+
+// TestReprQuotes: strings a model's test wrote in double quotes are shown
+// with repr's single quotes where that changes nothing else.
+func TestReprQuotes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`f("abc") == "x y"`, `f('abc') == 'x y'`},
+		{`f('abc') == 'x'`, `f('abc') == 'x'`},
+		{`f("it's") == "a\"b"`, `f("it's") == "a\"b"`},
+		{`f(r"\d+", b"raw") == "\n"`, `f(r'\d+', b'raw') == '\n'`},
+		{`f(f"{x}") == ""`, `f(f"{x}") == ''`},
+		{`f("""doc""") == 1  # "comment"`, `f("""doc""") == 1  # "comment"`},
+		{`f([1, 2]) == 3`, `f([1, 2]) == 3`},
+		{`f("unclosed`, `f("unclosed`},
+	} {
+		if got := reprQuotes(tc.in); got != tc.want {
+			t.Errorf("reprQuotes(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
