@@ -198,11 +198,29 @@ func plainApply(ctx context.Context, c *interact.Conversation, q *api.Question, 
 func plainChoose(c *interact.Conversation, s api.Session, read func() (string, bool), out io.Writer) (Result, bool, error) {
 	if len(s.Candidates) == 0 {
 		fmt.Fprintln(out, "No candidate remains. Type u to undo the last answer, or press Enter to give up.")
-		line, _ := read()
-		if strings.TrimSpace(line) == "u" && c.Undo() == nil {
-			return Result{}, true, nil
+		for {
+			fmt.Fprint(out, "> ")
+			line, ok := read()
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "u", "undo":
+				if err := c.Undo(); err != nil {
+					fmt.Fprintf(out, "! %v\n", err)
+					continue
+				}
+				fmt.Fprintf(out, "Undone. %s\n", countsLine(c.State("")))
+				return Result{}, true, nil
+			case "", "q", "quit":
+				if !ok {
+					fmt.Fprintln(out)
+				}
+				return Result{Candidate: -1, Aborted: true}, false, nil
+			}
+			if !ok {
+				fmt.Fprintln(out)
+				return Result{Candidate: -1, Aborted: true}, false, nil
+			}
+			fmt.Fprintf(out, "! cannot read %q: type u to undo the last answer, or press Enter to give up\n", strings.TrimSpace(line))
 		}
-		return Result{Candidate: -1, Aborted: true}, false, nil
 	}
 	fmt.Fprintf(out, "\nRanked candidates — %s:\n", countsLine(s))
 	for i, cand := range s.Candidates {

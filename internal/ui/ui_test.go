@@ -537,3 +537,54 @@ func TestPlainInterrupted(t *testing.T) {
 		t.Errorf("%d answers kept, want 1", n)
 	}
 }
+
+// TestPlainNoCandidate: at "No candidate remains" a stray line is refused
+// and asked again; only u undoes, and only Enter, q or the end of input
+// give up.
+func TestPlainNoCandidate(t *testing.T) {
+	pool := testPool(t)
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		again   bool
+		refused int
+	}{
+		{"undo", []string{"u"}, true, 0},
+		{"stray then undo", []string{"x", "yes", "u"}, true, 2},
+		{"stray then Enter", []string{"x", ""}, false, 1},
+		{"quit", []string{"q"}, false, 0},
+		{"end of input", nil, false, 0},
+		{"stray then end of input", []string{"n"}, false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := start(t, pool, "median", rank.PassFail)
+			q, ok := c.Question()
+			if !ok {
+				t.Fatal("no question")
+			}
+			if err := c.Answer(context.Background(), q.Test, "pass", ""); err != nil {
+				t.Fatal(err)
+			}
+			lines := tc.lines
+			read := func() (string, bool) {
+				if len(lines) == 0 {
+					return "", false
+				}
+				l := lines[0]
+				lines = lines[1:]
+				return l, true
+			}
+			var out strings.Builder
+			res, again, err := plainChoose(c, api.Session{}, read, &out)
+			if err != nil || again != tc.again || !again && !res.Aborted {
+				t.Errorf("plainChoose = %+v, again %v, %v; want again %v\n%s", res, again, err, tc.again, out.String())
+			}
+			if n := strings.Count(out.String(), "! cannot read"); n != tc.refused {
+				t.Errorf("%d lines refused, want %d:\n%s", n, tc.refused, out.String())
+			}
+			if answered := len(c.State("").History); answered != map[bool]int{true: 0, false: 1}[tc.again] {
+				t.Errorf("%d answers left, want the undo only with u", answered)
+			}
+		})
+	}
+}
