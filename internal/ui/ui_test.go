@@ -588,3 +588,30 @@ func TestPlainNoCandidate(t *testing.T) {
 		})
 	}
 }
+
+// TestHighlightPrompt: in colour, a question's code is highlighted and the
+// note in words after it is left as it is.
+func TestHighlightPrompt(t *testing.T) {
+	note := "(what should f(3) return? the candidates return 1, None)"
+	for _, tc := range []struct {
+		name, prompt, code, note string
+	}{
+		{"note", "f(3) == 1 ?\n" + note, "f(3) == 1 ?", note},
+		{"no note", "f(3) == 1 ?", "f(3) == 1 ?", ""},
+		{"setup and note", "x = [1]\nf(x) == 1 ?\n" + note, "x = [1]\nf(x) == 1 ?", note},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := highlightPrompt(tc.prompt, "", true)
+			want := highlight(tc.code, "", true)
+			if tc.note != "" {
+				want += "\n" + tc.note
+			}
+			if got != want {
+				t.Errorf("highlightPrompt = %q, want %q", got, want)
+			}
+			if plain := highlightPrompt(tc.prompt, "", false); plain != tc.prompt {
+				t.Errorf("without colour: %q, want the prompt unchanged", plain)
+			}
+		})
+	}
+}

@@ -138,7 +138,7 @@ func (m *model) askLines(w, h int) []string {
 	tail = append(tail, "", m.statusLine(w), "")
 	if q != nil {
 		tail = append(tail, dimStyle.Render(fmt.Sprintf("Question %d — is this what your function should do?", q.Number)))
-		tail = append(tail, split(boxStyle.Render(ansi.Wrap(highlight(q.Prompt, m.state.Task.Language, m.colour), w-4, "")), w)...)
+		tail = append(tail, split(boxStyle.Render(ansi.Wrap(highlightPrompt(q.Prompt, m.state.Task.Language, m.colour), w-4, "")), w)...)
 	}
 	tail = append(tail, keyLines(m.askKeys(), w)...)
 	if m.phase == typing && q != nil {
