@@ -193,6 +193,14 @@ func plainApply(ctx context.Context, c *interact.Conversation, q *api.Question, 
 	return nil
 }
 
+// exportPrompt asks which of n candidates to export.
+func exportPrompt(n int) string {
+	if n == 1 {
+		return "Export the candidate? [Enter or 1 to write it, u to undo, q to quit without writing]"
+	}
+	return fmt.Sprintf("Export which candidate? [1-%d, Enter for 1, u to undo, q to quit without writing]", n)
+}
+
 // plainChoose shows the ranked candidates and reads the one to export. It
 // reports again when the user undid an answer and the questions resume.
 func plainChoose(c *interact.Conversation, s api.Session, read func() (string, bool), out io.Writer) (Result, bool, error) {
@@ -234,7 +242,7 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 		fmt.Fprintf(out, "\nHow the top two differ:\n%s", renderDiff(s.Candidates, false))
 	}
 	for {
-		fmt.Fprintf(out, "\nExport which candidate? [1-%d, Enter for 1, u to undo, q to quit without writing]\n> ", len(s.Candidates))
+		fmt.Fprintf(out, "\n%s\n> ", exportPrompt(len(s.Candidates)))
 		line, ok := read()
 		line = strings.TrimSpace(line)
 		if !ok || line == "" {

@@ -164,7 +164,7 @@ func TestPlainConversation(t *testing.T) {
 	}
 	answered := 0
 	chunk := readUntil("\n> ")
-	for step := 0; !strings.Contains(chunk, "Export which candidate?"); step++ {
+	for step := 0; !strings.Contains(chunk, "Export which candidate?") && !strings.Contains(chunk, "Export the candidate?"); step++ {
 		i := strings.LastIndex(chunk, "Question ")
 		if i < 0 {
 			t.Fatalf("no question in %q", chunk)
@@ -613,5 +613,23 @@ func TestHighlightPrompt(t *testing.T) {
 				t.Errorf("without colour: %q, want the prompt unchanged", plain)
 			}
 		})
+	}
+}
+
+// TestExportPrompt: the choice of the candidate to export names a range
+// only when there is one to choose from.
+func TestExportPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		want, must string
+	}{
+		{1, "Export the candidate? [Enter or 1", "1-1"},
+		{2, "Export which candidate? [1-2, Enter for 1", "[1-1"},
+		{9, "[1-9, Enter for 1", "1-1,"},
+	} {
+		got := exportPrompt(tc.n)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.must) {
+			t.Errorf("exportPrompt(%d) = %q, want %q and no %q", tc.n, got, tc.want, tc.must)
+		}
 	}
 }
