@@ -144,6 +144,9 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if len(smp) == 0 {
 		return fmt.Errorf("%s: %w in the file", o.samples, samples.ErrNoSamples)
 	}
+	if note := samples.NumericIDNote(smp); note != "" {
+		fmt.Fprintf(stderr, "ticoder: note: %s: %s\n", o.samples, note)
+	}
 	in := check.FromSamples(smp)
 	if o.strict {
 		if _, bad := check.Partition(ds, in); len(bad) > 0 {

@@ -332,3 +332,25 @@ func TestSkippedReportLists(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckNumericTaskID: a task_id of 0 (a JSON number) is not taken as
+// HumanEval/0 silently: check says so, and what to write instead.
+func TestCheckNumericTaskID(t *testing.T) {
+	for _, tc := range []struct {
+		name, line, note string
+	}{
+		{"number", `{"task_id": 0, "completion": "    return True\n"}`, `0 is HumanEval/0`},
+		{"string", `{"task_id": "HumanEval/0", "completion": "    return True\n"}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, stderr, err := checkFileStderr(t, []string{tc.line}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			has := strings.Contains(stderr, "task_id as a JSON number")
+			if has != (tc.note != "") || tc.note != "" && (!strings.Contains(stderr, tc.note) || !strings.Contains(stderr, `"task_id": "HumanEval/0"`)) {
+				t.Errorf("stderr %q, want a note: %v (%s)", stderr, tc.note != "", tc.note)
+			}
+		})
+	}
+}

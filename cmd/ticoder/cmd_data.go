@@ -42,7 +42,13 @@ func newDataFetchCommand(g *globalOptions) *cobra.Command {
 		Long: `Fetch downloads each named dataset (all of them when none is named) into the
 data directory, checks it against the SHA-256 pinned in ticoder, and only then
 moves it into place. A file that is already there with the right checksum is
-not downloaded again.`,
+not downloaded again.
+
+It does not download the recorded CodeGen-16B samples
+(samples/humaneval-codegen16b/, for replay:) nor the labelled code quality
+estimation files (cqe/): their publishers give no address to pin a checksum
+to. The README's "Data that data fetch does not download" says where to get
+them.`,
 		Example: `  ticoder data fetch humaneval-noexamples mbpp-sanitized
   ticoder data fetch --data-dir ~/benchmarks all`,
 		ValidArgs: append(dataset.Names(), "all"),

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -68,6 +69,9 @@ func javaLines(t *testing.T, jp *execute.JavaPool, p demo.Problem, mode rank.Mod
 	}
 }
 
+// javadocLines finds a Javadoc comment with its indentation and line end.
+var javadocLines = regexp.MustCompile(`(?s)[ \t]*/\*\*.*?\*/\n`)
+
 // TestRunJavaDemos runs the Java demos through `run`'s plain mode: the
 // questions are Java, the answers prune to a correct candidate, and the
 // written CLASS.java and JUnit 5 class CLASSTest.java hold it and every
@@ -115,9 +119,14 @@ func TestRunJavaDemos(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The written class is a candidate with the stub's Javadoc.
+			doc := javadocLines.FindString(p.Stub)
+			if doc == "" || !strings.Contains(string(code), doc) {
+				t.Errorf("the written class lacks the stub's Javadoc %q:\n%s", doc, code)
+			}
 			found := false
 			for i, cand := range p.Candidates {
-				if cand.Program == string(code) {
+				if cand.Program == strings.Replace(string(code), doc, "", 1) {
 					found = true
 					if p.CandidateLabels[i] != demo.Correct {
 						t.Errorf("wrote buggy candidate %d (%s)", i, p.CandidateNotes[i])
@@ -135,7 +144,7 @@ func TestRunJavaDemos(t *testing.T) {
 					t.Errorf("test file lacks approved %q:\n%s", a, tests)
 				}
 			}
-			if c.mode == rank.Output && !strings.Contains(strings.Join(lines, "\n"), "o new int[] {") {
+			if c.mode == rank.Output && !strings.Contains(strings.Join(lines, "\n"), "o [") {
 				t.Errorf("no answer gave a value in output mode: %q", lines)
 			}
 			wantLine := "Checked in the sandbox: all"
@@ -199,9 +208,10 @@ func TestRunJavaSpecWithModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	doc := javadocLines.FindString(p.Stub)
 	found := false
 	for i, c := range p.Candidates {
-		if c.Program == string(code) {
+		if c.Program == strings.Replace(string(code), doc, "", 1) {
 			found = true
 			if p.CandidateLabels[i] != demo.Correct {
 				t.Errorf("wrote buggy candidate %d (%s)", i, p.CandidateNotes[i])

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -80,6 +81,10 @@ func labelLines(t *testing.T, p demo.Problem) ([]string, []string) {
 	}
 }
 
+// docstringLines finds a triple-quoted docstring with its indentation and
+// line end.
+var docstringLines = regexp.MustCompile(`(?s)[ \t]*""".*?"""\n`)
+
 func TestRunDemoScripted(t *testing.T) {
 	p, _ := demo.Get("first_missing")
 	lines, approved := labelLines(t, p)
@@ -98,9 +103,14 @@ func TestRunDemoScripted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The written code is a candidate with the stub's docstring.
+	doc := docstringLines.FindString(p.Stub)
+	if doc == "" || !strings.Contains(string(code), doc) {
+		t.Errorf("the written code lacks the stub's docstring %q:\n%s", doc, code)
+	}
 	found := false
 	for i, c := range p.Candidates {
-		if c.Program == string(code) {
+		if c.Program == strings.Replace(string(code), doc, "", 1) {
 			found = true
 			if p.CandidateLabels[i] != demo.Correct {
 				t.Errorf("wrote buggy candidate %d (%s)", i, p.CandidateNotes[i])

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/server"
 )
 
@@ -117,6 +120,9 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	if err != nil {
 		return err
 	}
+	if w := modelWarning(ctx, b, modelDialTimeout); w != "" {
+		fmt.Fprintf(errw, "ticoder: WARNING: %s\n", w)
+	}
 	if !acc.Loopback {
 		fmt.Fprintf(errw, "ticoder: WARNING: listening on %s, not only on this computer: anyone who can reach it and has the token can start sessions that run code in your sandbox\n", ln.Addr())
 	}
@@ -155,6 +161,40 @@ func innermostAddrError(err error) string {
 		return ae.Err
 	}
 	return err.Error()
+}
+
+// modelDialTimeout bounds the check that the model's server can be reached
+// when serve starts.
+const modelDialTimeout = 3 * time.Second
+
+// modelWarning says, when b's model is served at an address that does not
+// accept a connection within timeout, that sessions which need the model
+// will fail; "" when it does, or when there is no address to try (no
+// model, a replay directory). Only a connection is tried: no request is
+// sent, so no credit is spent.
+func modelWarning(ctx context.Context, b *interact.Builder, timeout time.Duration) string {
+	g, ok := b.Generator.(*interact.ModelGenerator)
+	if !ok || g.Provider == nil {
+		return ""
+	}
+	ep := g.Provider.Endpoint()
+	u, err := url.Parse(ep.BaseURL)
+	if ep.Kind == llm.KindReplay || err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	dctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	conn, err := (&net.Dialer{}).DialContext(dctx, "tcp", net.JoinHostPort(u.Hostname(), port))
+	if err == nil {
+		conn.Close()
+		return ""
+	}
+	return fmt.Sprintf("cannot reach the model %s at %s (%v): sessions that need the model will fail until it answers; the built-in demos work without it",
+		ep.Model, u.Redacted(), err)
 }
 
 // serveUntilDone serves hs on ln until ctx ends (Ctrl-C), then shuts it

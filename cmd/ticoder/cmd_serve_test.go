@@ -6,12 +6,17 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/interact"
+	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -112,5 +117,80 @@ func TestServeUntilDoneEndsStreams(t *testing.T) {
 	cancel()
 	if err := testutil.Receive(t, done, 30*time.Second, "the server to stop"); err != nil {
 		t.Errorf("serveUntilDone with an open stream: %v", err)
+	}
+}
+
+// TestServeModelWarning: serve says at start when the model's server does
+// not accept connections, and says nothing when it does or when there is
+// nothing to reach.
+func TestServeModelWarning(t *testing.T) {
+	up := httptest.NewServer(http.NotFoundHandler())
+	defer up.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String() + "/v1"
+	ln.Close() // nothing listens there now
+	rec := t.TempDir()
+	if err := os.WriteFile(filepath.Join(rec, "codes.jsonl"), []byte(`{"task_id": "x", "samples": ["pass"]}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, model, warn string
+	}{
+		{"no model", "", ""},
+		{"reachable", "vllm:m@" + up.URL + "/v1", ""},
+		{"unreachable", "vllm:m@" + down, "cannot reach the model m at " + down},
+		{"replay", "replay:" + rec, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &interact.Builder{}
+			if tc.model != "" {
+				prov, err := llm.OpenString(tc.model, llm.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Generator = &interact.ModelGenerator{Provider: prov}
+			}
+			got := modelWarning(context.Background(), b, 10*time.Second)
+			if tc.warn == "" && got != "" || tc.warn != "" && !strings.Contains(got, tc.warn) {
+				t.Errorf("modelWarning = %q, want %q", got, tc.warn)
+			}
+		})
+	}
+}
+
+// TestServeWarnsOfUnreachableModel: serve with a model nothing answers for
+// starts, and says so on stderr before it says where it serves.
+func TestServeWarnsOfUnreachableModel(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := "http://" + ln.Addr().String() + "/v1"
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan string, 1)
+	o := &serveOptions{addr: "127.0.0.1:0", ready: func(u string) { ready <- u }}
+	o.flags = runDefaults(t).flags
+	o.flags.model = "vllm:m@" + down
+	var errw syncBuffer
+	done := make(chan error, 1)
+	go func() { done <- runServe(ctx, runGlobals(t), o, &errw) }()
+	select {
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("serve stopped: %v\n%s", err, errw.String())
+	case <-time.After(time.Minute):
+		t.Fatalf("serve did not start listening in a minute:\n%s", errw.String())
+	}
+	cancel()
+	testutil.Receive(t, done, time.Minute, "serve to stop after Ctrl-C")
+	out := errw.String()
+	warn, serving := strings.Index(out, "WARNING: cannot reach the model m at "+down), strings.Index(out, "serving on")
+	if warn < 0 || serving < warn {
+		t.Errorf("stderr lacks the warning before the address:\n%s", out)
 	}
 }

@@ -121,7 +121,6 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout, 
 	if g.unsafe {
 		fmt.Fprintln(stderr, "ticoder: WARNING: --unsafe-no-sandbox: jobs from the queue run WITHOUT isolation, with your user's access to files and network")
 	}
-	fmt.Fprintf(stderr, "ticoder: worker signing results with key %s (%s); coordinators of other users or machines list it in their --nats-trust file\n", pub, keyFile)
 	// Signals after the first (which cancels ctx: drain) stop at once.
 	stop, cancelStop := context.WithCancel(context.Background())
 	defer cancelStop()
@@ -163,6 +162,10 @@ func runWorker(ctx context.Context, g *globalOptions, o *workerOptions, stdout, 
 	err = natsexec.Serve(ctx, stop, nc, natsexec.WorkerOptions{
 		Runner: pool, Sandboxes: workers, Jobs: o.jobs, ID: o.id, Key: key,
 		Settings: natsexec.Settings{AckWait: o.ackWait, MaxDeliver: o.maxDeliver},
+		Ready: func(id string, jobs int) {
+			fmt.Fprintf(stderr, "ticoder: worker %s connected to %s: %s, %s at a time; signing results with key %s (%s), which coordinators of other users or machines list in --nats-trust; Ctrl-C drains\n",
+				id, nc.ConnectedUrlRedacted(), plural(workers, "sandboxed worker"), plural(jobs, "job"), pub, keyFile)
+		},
 	})
 	if err != nil {
 		return err

@@ -76,14 +76,19 @@ func (e *engine) progress(r progress.Reporter) progress.Reporter {
 	if e.coord == nil || r == nil {
 		return r
 	}
-	return progress.WithNote(r, func() string {
-		ws := e.coord.Workers()
-		busy := 0
-		for _, w := range ws {
-			busy += w.Busy
-		}
-		return fmt.Sprintf("%s, %s running", plural(len(ws), "worker"), plural(busy, "job"))
-	})
+	return progress.WithNote(r, func() string { return natsNote(len(e.coord.Workers()), e.coord.Waiting()) })
+}
+
+// natsNote describes the scale-out for a progress label: the workers heard
+// from and the jobs this run waits for. Workers report every few seconds,
+// so none may be known yet while jobs already run; the jobs are counted
+// here, not from the workers' reports, which lag.
+func natsNote(workers, waiting int) string {
+	who := "no worker status yet"
+	if workers > 0 {
+		who = plural(workers, "worker")
+	}
+	return fmt.Sprintf("%s, %s", who, plural(waiting, "job")+" in flight")
 }
 
 // Close stops the workers or the connection and closes the database.

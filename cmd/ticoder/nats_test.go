@@ -526,7 +526,12 @@ func TestCoordinatorNeedsTrust(t *testing.T) {
 		{"missing trust file", t.TempDir(), filepath.Join(t.TempDir(), "none"), exitBadInput},
 	}
 	worker := startTicoder(t, "worker", "--nats", url, "--workers", "1")
-	worker.waitOutput(t, "worker signing results with key "+pub, time.Minute)
+	// The worker says in one line where it is connected, what it runs and
+	// its key.
+	worker.waitOutput(t, "signing results with key "+pub, time.Minute)
+	if line := worker.out.String(); !strings.Contains(line, "connected to nats://") || !strings.Contains(line, "1 sandboxed worker, 1 job at a time") {
+		t.Errorf("the worker's start line lacks where it is connected or what it runs:\n%s", line)
+	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.home != "own" {
@@ -612,5 +617,24 @@ func TestBrokerRefusesOpenListeners(t *testing.T) {
 				t.Errorf("exit %d, stderr %q; want %d naming %q", code, stderr.String(), exitUsage, tc.want)
 			}
 		})
+	}
+}
+
+// TestNATSNote: the progress label of a run through NATS never says that
+// no job runs while jobs wait for results, nor counts workers before their
+// first report.
+func TestNATSNote(t *testing.T) {
+	for _, tc := range []struct {
+		workers, waiting int
+		want             string
+	}{
+		{0, 0, "no worker status yet, 0 jobs in flight"},
+		{0, 3, "no worker status yet, 3 jobs in flight"},
+		{1, 1, "1 worker, 1 job in flight"},
+		{2, 5, "2 workers, 5 jobs in flight"},
+	} {
+		if got := natsNote(tc.workers, tc.waiting); got != tc.want {
+			t.Errorf("natsNote(%d, %d) = %q, want %q", tc.workers, tc.waiting, got, tc.want)
+		}
 	}
 }

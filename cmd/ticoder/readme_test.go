@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
@@ -52,6 +53,60 @@ func TestReadmeSpeaksToUsers(t *testing.T) {
 	for _, want := range []string{"BENCHMARKS.md", "ticoder check --dataset humaneval-noexamples"} {
 		if !strings.Contains(para, want) {
 			t.Errorf("README's check paragraph lacks %q:\n%s", want, para)
+		}
+	}
+}
+
+// TestReadmeDataPaths: every data file a README example reads either comes
+// with `ticoder data fetch` or is listed, with where to get it, in the
+// README's table of data that fetch does not download.
+func TestReadmeDataPaths(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	const heading = "#### Data that `data fetch` does not download"
+	i := strings.Index(text, heading)
+	if i < 0 {
+		t.Fatalf("README has no section %q", heading)
+	}
+	table := text[i:]
+	if j := strings.Index(table[len(heading):], "\n#"); j >= 0 {
+		table = table[:len(heading)+j]
+	}
+	fetched := map[string]bool{}
+	for _, s := range dataset.Known() {
+		fetched[s.File] = true
+	}
+	uses := regexp.MustCompile(`\$TICODER_DATA/([A-Za-z0-9_./-]+)`).FindAllStringSubmatch(text, -1)
+	if len(uses) == 0 {
+		t.Fatal("no $TICODER_DATA path in the README")
+	}
+	for _, m := range uses {
+		path := strings.TrimRight(m[1], ".")
+		if fetched[path] {
+			continue
+		}
+		dir, file := filepath.Split(path)
+		if !strings.Contains(table, "`"+path+"`") && !strings.Contains(table, "`"+file+"`") && !strings.Contains(table, "`"+strings.TrimSuffix(dir, "/")) {
+			t.Errorf("README example reads $TICODER_DATA/%s, which data fetch does not download and the table does not list", path)
+		}
+	}
+	for _, want := range []string{"samples/humaneval-codegen16b/", "cqe/mbpp-codestral-22b.jsonl", "microsoft/CodeT", "licence"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table of data fetch does not download lacks %q", want)
+		}
+	}
+}
+
+// TestDataFetchHelpSaysWhatItLeavesOut: `data fetch --help` names the data
+// the README's examples need that it does not download.
+func TestDataFetchHelpSaysWhatItLeavesOut(t *testing.T) {
+	long := newDataFetchCommand(&globalOptions{}).Long
+	for _, want := range []string{"samples/humaneval-codegen16b/", "cqe/", "README"} {
+		if !strings.Contains(long, want) {
+			t.Errorf("data fetch --help lacks %q:\n%s", want, long)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func writeReports(cfg Config, settings eval.Settings, results []eval.Result, fai
 	sum := eval.Summarize(results, settings.Config)
 	sum.Title = fmt.Sprintf("TiCoder on %s with %s", cfg.Dataset, shortModel(cfg.Model))
 	sum.Notes = []string{
-		fmt.Sprintf("settings hash %s; %d code and %d test samples per problem; limits %s", settings.Hash(), cfg.Generate.Codes, cfg.Generate.Tests, settings.Extra["limits"]),
+		fmt.Sprintf("settings hash %s; %d code and %d test samples per problem; time limits: %s", settings.Hash(), cfg.Generate.Codes, cfg.Generate.Tests, cfg.Limits.Describe()),
 		fmt.Sprintf("protect-correct: %s", map[bool]string{false: "off (strict only)", true: "strict and protect-correct runs both shown"}[slices.Contains(cfg.Eval.Protect, true)]),
 		fmt.Sprintf("wall time of this invocation: %.1f s", time.Since(cfg.Started).Seconds()),
 	}

@@ -78,6 +78,22 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
+// Describe says in words what the limits are, defaults filled in, for
+// reports. (Limits has no String method on purpose: its %+v form is part
+// of the settings runs resume under.)
+func (l Limits) Describe() string {
+	if l.Timeout > 0 {
+		return fmt.Sprintf("every test %v", l.Timeout)
+	}
+	l = l.WithDefaults()
+	confirmed := "its first time-out"
+	if l.Confirm > 1 {
+		confirmed = fmt.Sprintf("its first %d time-outs", l.Confirm)
+	}
+	return fmt.Sprintf("generated tests %g × the reference's time, %v to %v (a first pass at most %v; for each candidate %s rerun at the full limit); hidden tests %g × the reference's time, at least %v; the reference %v per generated test, %v on the hidden tests",
+		l.Factor, l.Floor, l.Cap, l.Short, confirmed, l.Factor, l.HiddenFloor, l.Reference, l.HiddenReference)
+}
+
 // scaled returns the limit of a test from the reference's result on it.
 func (l Limits) scaled(r execute.Result, floor, ceiling time.Duration) time.Duration {
 	if l.Timeout > 0 {

@@ -121,9 +121,23 @@ func (c *Conversation) Question() (api.Question, bool) {
 		Synthesized: q.Synthesized, Choices: choices,
 	}
 	if q.Synthesized && out.CanOutput && len(q.Choices) > 1 {
-		out.Prompt += "\n(what should " + q.Input + " return? the candidates return " + strings.Join(choices, ", ") + ")"
+		out.Prompt += notePrefix + q.Input + " return? the candidates return " + strings.Join(choices, ", ") + ")"
 	}
 	return out, true
+}
+
+// notePrefix starts the note in words that ends a synthesized question's
+// prompt in output mode.
+const notePrefix = "\n(what should "
+
+// SplitPrompt splits a question's prompt into its code and the note in
+// words after it ("" when there is none), so that front ends highlight
+// only the code.
+func SplitPrompt(prompt string) (code, note string) {
+	if i := strings.LastIndex(prompt, notePrefix); i >= 0 {
+		return prompt[:i], prompt[i+1:]
+	}
+	return prompt, ""
 }
 
 // show renders a value in the task's language.

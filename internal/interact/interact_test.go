@@ -123,6 +123,9 @@ func TestDemosEndWithCorrectCode(t *testing.T) {
 				if !ex.Checked || !ex.Passed || ex.TestCount == 0 {
 					t.Errorf("export check: checked %v passed %v, %d tests, failures %q\n%s", ex.Checked, ex.Passed, ex.TestCount, ex.Failures, ex.Tests)
 				}
+				if doc, _, ok := docstringOf(p.Stub, p.EntryPoint); !ok || !strings.Contains(ex.Code, doc) {
+					t.Errorf("the exported code lacks the stub's docstring %q:\n%s", doc, ex.Code)
+				}
 			})
 		}
 	}

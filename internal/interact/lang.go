@@ -11,6 +11,7 @@ import (
 	"github.com/ticoder/ticoder/internal/lang/java"
 	"github.com/ticoder/ticoder/internal/lang/python"
 	"github.com/ticoder/ticoder/internal/session"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // languages are the languages a session may be in, by api.Task.Language
@@ -44,15 +45,47 @@ func (pythonLang) ParseStub(ctx context.Context, r execute.Runner, what, source 
 	return lang.Stub{Context: st.Context, Signature: st.Signature, Docstring: st.Docstring, EntryPoint: st.EntryPoint}, nil
 }
 
-// Question implements lang.Interactive.
-func (pythonLang) Question(call, expected string) string { return call + " == " + expected + " ?" }
+// Question implements lang.Interactive, with strings quoted as repr
+// quotes them (see reprQuotes).
+func (pythonLang) Question(call, expected string) string {
+	return reprQuotes(call) + " == " + reprQuotes(expected) + " ?"
+}
 
-// ShowTest implements lang.Interactive: the test's code.
-func (pythonLang) ShowTest(_, _ string, t execute.Test) string { return t.String() }
+// ShowTest implements lang.Interactive: the test's code, with strings
+// quoted as repr quotes them.
+func (pythonLang) ShowTest(_, _ string, t execute.Test) string { return reprQuotes(t.String()) }
 
 // ShowValue implements lang.Interactive: the worker's values are Python
-// reprs already.
-func (pythonLang) ShowValue(_, _, value string) string { return value }
+// reprs already; a test's own expected value gets repr's quotes.
+func (pythonLang) ShowValue(_, _, value string) string { return reprQuotes(value) }
+
+// reprQuotes rewrites the double-quoted one-line string literals of
+// Python code with single quotes, as repr writes strings, so that the
+// values a model wrote in its tests and those the sandbox reports look
+// alike in one session. Only literals whose body holds no quote of either
+// kind are rewritten, which changes nothing but the quotes; f-strings and
+// t-strings are left alone. It is for display: what runs is unchanged.
+func reprQuotes(src string) string {
+	if !strings.Contains(src, `"`) {
+		return src
+	}
+	var b strings.Builder
+	last := 0
+	for s := range srcscan.Python.Pieces(src) {
+		if s.Kind != srcscan.String || s.Long || !s.Closed || s.BodyStart == 0 || src[s.BodyStart-1] != '"' {
+			continue
+		}
+		prefix, body := src[s.Start:s.BodyStart-1], s.Body(src)
+		if strings.ContainsAny(body, `'"`) || strings.ContainsAny(prefix, "fFtT") {
+			continue
+		}
+		b.WriteString(src[last:s.Start])
+		b.WriteString(prefix + "'" + body + "'")
+		last = s.End
+	}
+	b.WriteString(src[last:])
+	return b.String()
+}
 
 // ReadValue implements lang.Interactive with CheckValue.
 func (pythonLang) ReadValue(ctx context.Context, r execute.Runner, _, _, value string) (string, error) {
@@ -65,10 +98,11 @@ func (pythonLang) ReadValue(ctx context.Context, r execute.Runner, _, _, value s
 
 // Export implements lang.Interactive: NAME.py and the pytest file
 // test_NAME.py, which also runs on its own with python3 (Debian has no
-// "python", and pytest may not be installed).
-func (pythonLang) Export(_, entry, program string, approved, rejected []execute.Test) (lang.Files, error) {
+// "python", and pytest may not be installed). The code keeps the stub's
+// docstring (see withDocstring).
+func (pythonLang) Export(stub, entry, program string, approved, rejected []execute.Test) (lang.Files, error) {
 	name := moduleName(entry)
-	f := lang.Files{CodeFile: name + ".py", Code: program, TestFile: "test_" + name + ".py", Command: "python3 test_" + name + ".py"}
+	f := lang.Files{CodeFile: name + ".py", Code: withDocstring(stub, entry, program), TestFile: "test_" + name + ".py", Command: "python3 test_" + name + ".py"}
 	f.Tests, f.TestCount = PytestFile(name, entry, approved, rejected)
 	return f, nil
 }

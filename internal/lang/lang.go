@@ -109,8 +109,9 @@ type Interactive interface {
 	// expected value (if any) shown with ShowValue.
 	ShowTest(prompt, entry string, t execute.Test) string
 	// ShowValue renders a value the runner reported for a call of entry,
-	// or one ReadValue returned, as an expression of the language (value
-	// itself when it cannot).
+	// or one ReadValue returned, for people to read (value itself when it
+	// cannot), in a form ReadValue reads back. It is for display only:
+	// tests compare with the value itself.
 	ShowValue(prompt, entry, value string) string
 	// ReadValue checks a value the user typed as the right output of a
 	// call of entry, reading it, never running it, and returns it as the

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,6 +16,7 @@ import (
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/qe"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
+	"github.com/ticoder/ticoder/internal/srcscan"
 )
 
 // Limits on check_code and estimate_quality.
@@ -69,8 +72,15 @@ func (s *Server) checkExport(in CheckInput) (api.Export, error) {
 		ex.Code = in.Code
 		return ex, nil
 	}
-	if !identifier.MatchString(in.Entry) {
-		return api.Export{}, fmt.Errorf("entry_point %q: give the function's name (a Python identifier) with tests", clipID(in.Entry))
+	entry := in.Entry
+	if entry == "" {
+		var err error
+		if entry, err = onlyDef(in.Code); err != nil {
+			return api.Export{}, err
+		}
+	}
+	if !identifier.MatchString(entry) {
+		return api.Export{}, fmt.Errorf("entry_point %q: give the function's name (a Python identifier) with tests", clipID(entry))
 	}
 	tests := make([]execute.Test, len(in.Tests))
 	for i, t := range in.Tests {
@@ -80,8 +90,43 @@ func (s *Server) checkExport(in CheckInput) (api.Export, error) {
 		tests[i] = execute.Test{Code: t}
 	}
 	ex := api.Export{CodeFile: "solution.py", Code: in.Code, TestFile: "test_solution.py"}
-	ex.Tests, ex.TestCount = interact.PytestFile("solution", in.Entry, tests, nil)
+	ex.Tests, ex.TestCount = interact.PytestFile("solution", entry, tests, nil)
 	return ex, nil
+}
+
+// onlyDef returns the name of the one function code defines at the top
+// level (def or async def; a name defined twice counts once): the entry
+// point check_code assumes when none is given. With none or several it
+// says to give entry_point.
+func onlyDef(code string) (string, error) {
+	toks := srcscan.Tokens(code)
+	var names []string
+	for i, t := range toks {
+		if t.Kind != srcscan.Name || t.Depth != 0 || t.Text(code) != "def" || i+1 == len(toks) || toks[i+1].Kind != srcscan.Name {
+			continue
+		}
+		name := clipID(toks[i+1].Text(code))
+		if (t.First && srcscan.Column(code, t.Start) == 0 || asyncDef(code, toks, i)) && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	switch len(names) {
+	case 1:
+		return names[0], nil
+	case 0:
+		return "", fmt.Errorf("the code defines no top-level function: give entry_point, the name of the function the tests call")
+	}
+	shown := names
+	if len(shown) > 5 {
+		shown = append(shown[:5:5], "…")
+	}
+	return "", fmt.Errorf("the code defines %d top-level functions (%s): give entry_point, the one the tests call", len(names), strings.Join(shown, ", "))
+}
+
+// asyncDef reports whether toks[i], a def, follows an async that starts a
+// top-level line.
+func asyncDef(code string, toks []srcscan.Token, i int) bool {
+	return i > 0 && toks[i-1].First && toks[i-1].Text(code) == "async" && srcscan.Column(code, toks[i-1].Start) == 0
 }
 
 // qualityTool ranks candidates with the execution-based estimator.

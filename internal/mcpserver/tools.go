@@ -286,11 +286,35 @@ func (s *Server) state(cv *convo) *State {
 			out.Answers = append(out.Answers, "output")
 			how = "yes, no, invalid, or output with the value it should return"
 		}
-		out.Next = fmt.Sprintf("Ask the human whether %s holds, then call answer_question with session_id %q, question %d and answer %s.", q.Prompt, cv.id, q.Test, how)
+		out.Next = fmt.Sprintf("Ask the human %s, then call answer_question with session_id %q, question %d and answer %s.", askWhat(q), cv.id, q.Test, how)
 	} else {
 		out.Next = fmt.Sprintf("The questions are over: call finish with session_id %q for the code and the approved tests.", cv.id)
 	}
 	return out
+}
+
+// askWhat says, on one line, what to ask the human about q: whether the
+// call should return the expected value (with the values the candidates
+// return, for a synthesized question), or else whether the test should
+// hold.
+func askWhat(q *api.Question) string {
+	if q.Input != "" && q.Expected != "" {
+		s := fmt.Sprintf("whether %s should return %s", oneLine(q.Input), oneLine(q.Expected))
+		if len(q.Choices) > 1 {
+			s += fmt.Sprintf(" (the candidates return %s)", oneLine(strings.Join(q.Choices, ", ")))
+		}
+		return s
+	}
+	return "whether this should hold: " + oneLine(strings.TrimSuffix(strings.TrimSpace(q.Prompt), " ?"))
+}
+
+// oneLine joins s's lines with "; ".
+func oneLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(strings.ReplaceAll(s, "\r\n", "\n")), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, "; ")
 }
 
 // finish exports candidate (-1: the best) with the approved tests, checked

@@ -10,7 +10,7 @@ type SourceInput struct {
 	Stub        string `json:"stub,omitempty" jsonschema:"a Python stub of the function to write: any imports, then its def line and a docstring that says what it does"`
 	Description string `json:"description,omitempty" jsonschema:"what the function should do, in words; give signature too"`
 	Signature   string `json:"signature,omitempty" jsonschema:"the function's def line, e.g. def fib(n: int) -> int (with description)"`
-	Task        string `json:"task,omitempty" jsonschema:"a benchmark task as DATASET/ID, e.g. humaneval/HumanEval/12 or mbpp/2"`
+	Task        string `json:"task,omitempty" jsonschema:"a benchmark task as DATASET/ID, e.g. humaneval-noexamples/HumanEval/12 (a live model, or the recorded samples of replay:DATA/samples/humaneval-codegen16b) or mbpp/2 (a live model)"`
 	Mode        string `json:"mode,omitempty" jsonschema:"passfail (answers yes / no / invalid input) or output (also: the value a call should return); default the server's"`
 	Codes       int    `json:"codes,omitempty" jsonschema:"candidate programs to generate (1-100; default the server's)"`
 	Tests       int    `json:"tests,omitempty" jsonschema:"test samples to generate (1-100; default the server's)"`
@@ -101,7 +101,7 @@ type CheckInput struct {
 	Code      string   `json:"code" jsonschema:"the Python code to check: the whole module that defines the function"`
 	SessionID string   `json:"session_id,omitempty" jsonschema:"check against the tests approved in this session"`
 	Tests     []string `json:"tests,omitempty" jsonschema:"or against these Python assert statements, one test each, e.g. assert f(1) == 2"`
-	Entry     string   `json:"entry_point,omitempty" jsonschema:"the function's name (with tests; default the session's)"`
+	Entry     string   `json:"entry_point,omitempty" jsonschema:"the function's name (with tests; default: the one function code defines at the top level, or the session's)"`
 }
 
 // CheckOutput is the outcome of check_code.

@@ -132,6 +132,15 @@ func (c *Coordinator) Workers() []WorkerStatus {
 	return out
 }
 
+// Waiting returns how many jobs this coordinator has queued and still
+// waits for: a count kept here, not one the workers report, so it is
+// right between their status reports.
+func (c *Coordinator) Waiting() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.waiters)
+}
+
 // workerStatus records a worker's status report and logs joins and leaves.
 func (c *Coordinator) workerStatus(m *nats.Msg) {
 	var s WorkerStatus

@@ -104,7 +104,17 @@ func serve(t *testing.T, url string, kp nkeys.KeyPair) {
 	pool := testutil.Pool(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ctx, nc, WorkerOptions{Runner: pool, Sandboxes: 2, ID: "test", Key: kp}) }()
+	ready := make(chan int, 1)
+	go func() {
+		done <- Serve(ctx, ctx, nc, WorkerOptions{Runner: pool, Sandboxes: 2, ID: "test", Key: kp, Ready: func(id string, jobs int) {
+			if id == "test" {
+				ready <- jobs
+			}
+		}})
+	}()
+	if jobs := testutil.Receive(t, ready, time.Minute, "the worker to say it is ready"); jobs != 2 {
+		t.Errorf("the worker holds %d jobs at once, want 2 (Sandboxes/2+1)", jobs)
+	}
 	t.Cleanup(func() {
 		cancel()
 		testutil.Receive(t, done, time.Minute, "the worker to stop")

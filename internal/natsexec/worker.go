@@ -39,6 +39,9 @@ type WorkerOptions struct {
 	Settings Settings
 	// StatusEvery is how often the worker reports its status (default 2 s).
 	StatusEvery time.Duration
+	// Ready, if not nil, is called once the worker takes jobs, with its ID
+	// (ID or its default) and the number of jobs it holds at once.
+	Ready func(id string, jobs int)
 }
 
 // WorkerStatus is what a worker reports on StatusSubject.
@@ -98,6 +101,9 @@ func Serve(drain, stop context.Context, nc *nats.Conn, o WorkerOptions) error {
 	}
 	w := &natsWorker{o: o, nc: nc, js: js, stop: stop}
 	slog.Info("worker ready", "id", o.ID, "sandboxes", o.Sandboxes, "jobs", o.Jobs, "server", nc.ConnectedAddr(), "key", pub)
+	if o.Ready != nil {
+		o.Ready(o.ID, o.Jobs)
+	}
 	statusDone := make(chan struct{})
 	go w.reportStatus(drain, statusDone)
 	var wg sync.WaitGroup

@@ -47,6 +47,8 @@ type lineRecord struct {
 	format Format
 	// taskID is set for HumanEval and EvalPlus lines.
 	taskID string
+	// numericID reports a task_id given as a JSON number.
+	numericID bool
 	// text is the completion (HumanEval) or solution (EvalPlus).
 	text string
 	// prompt and samples are set for CodeT lines.
@@ -101,10 +103,11 @@ func parseLine(line []byte) (lineRecord, error) {
 	if err != nil {
 		return lineRecord{}, err
 	}
+	numeric := !bytes.HasPrefix(bytes.TrimSpace(raw.TaskID), []byte(`"`))
 	if raw.Solution != nil {
-		return lineRecord{format: EvalPlus, taskID: id, text: *raw.Solution}, nil
+		return lineRecord{format: EvalPlus, taskID: id, numericID: numeric, text: *raw.Solution}, nil
 	}
-	return lineRecord{format: HumanEval, taskID: id, text: *raw.Completion}, nil
+	return lineRecord{format: HumanEval, taskID: id, numericID: numeric, text: *raw.Completion}, nil
 }
 
 // taskID decodes a task id given as a string or an integer.

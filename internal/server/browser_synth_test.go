@@ -69,6 +69,12 @@ func synthDemo(t *testing.T, mode string) (synthesized []string, clicked int) {
 			}
 			output := value[bool](t, ctx, "state.question.can_output")
 			choices := value[[]string](t, ctx, "state.question.choices || []")
+			// The note in words after the code is plain text, not
+			// highlighted as code.
+			prose := value[string](t, ctx, "(document.querySelector('#question .prose') || {}).textContent || ''")
+			if wantNote := output && len(choices) > 1; wantNote != strings.HasPrefix(prose, "\n(what should "+input) || prompt != value[string](t, ctx, "state.question.prompt") {
+				t.Errorf("question %q: the note in words is %q, want it plain after the code: %v", prompt, prose, wantNote)
+			}
 			buttons := value[[]string](t, ctx, "document.getElementById('choices').hidden ? [] : "+
 				"[...document.querySelectorAll('#choice-buttons button')].map(b => b.textContent)")
 			if want := choices; !output {

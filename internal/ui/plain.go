@@ -193,16 +193,42 @@ func plainApply(ctx context.Context, c *interact.Conversation, q *api.Question, 
 	return nil
 }
 
+// exportPrompt asks which of n candidates to export.
+func exportPrompt(n int) string {
+	if n == 1 {
+		return "Export the candidate? [Enter or 1 to write it, u to undo, q to quit without writing]"
+	}
+	return fmt.Sprintf("Export which candidate? [1-%d, Enter for 1, u to undo, q to quit without writing]", n)
+}
+
 // plainChoose shows the ranked candidates and reads the one to export. It
 // reports again when the user undid an answer and the questions resume.
 func plainChoose(c *interact.Conversation, s api.Session, read func() (string, bool), out io.Writer) (Result, bool, error) {
 	if len(s.Candidates) == 0 {
 		fmt.Fprintln(out, "No candidate remains. Type u to undo the last answer, or press Enter to give up.")
-		line, _ := read()
-		if strings.TrimSpace(line) == "u" && c.Undo() == nil {
-			return Result{}, true, nil
+		for {
+			fmt.Fprint(out, "> ")
+			line, ok := read()
+			switch strings.ToLower(strings.TrimSpace(line)) {
+			case "u", "undo":
+				if err := c.Undo(); err != nil {
+					fmt.Fprintf(out, "! %v\n", err)
+					continue
+				}
+				fmt.Fprintf(out, "Undone. %s\n", countsLine(c.State("")))
+				return Result{}, true, nil
+			case "", "q", "quit":
+				if !ok {
+					fmt.Fprintln(out)
+				}
+				return Result{Candidate: -1, Aborted: true}, false, nil
+			}
+			if !ok {
+				fmt.Fprintln(out)
+				return Result{Candidate: -1, Aborted: true}, false, nil
+			}
+			fmt.Fprintf(out, "! cannot read %q: type u to undo the last answer, or press Enter to give up\n", strings.TrimSpace(line))
 		}
-		return Result{Candidate: -1, Aborted: true}, false, nil
 	}
 	fmt.Fprintf(out, "\nRanked candidates — %s:\n", countsLine(s))
 	for i, cand := range s.Candidates {
@@ -216,7 +242,7 @@ func plainChoose(c *interact.Conversation, s api.Session, read func() (string, b
 		fmt.Fprintf(out, "\nHow the top two differ:\n%s", renderDiff(s.Candidates, false))
 	}
 	for {
-		fmt.Fprintf(out, "\nExport which candidate? [1-%d, Enter for 1, u to undo, q to quit without writing]\n> ", len(s.Candidates))
+		fmt.Fprintf(out, "\n%s\n> ", exportPrompt(len(s.Candidates)))
 		line, ok := read()
 		line = strings.TrimSpace(line)
 		if !ok || line == "" {

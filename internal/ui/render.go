@@ -7,6 +7,7 @@ import (
 	"github.com/alecthomas/chroma/v2/quick"
 
 	"github.com/ticoder/ticoder/api"
+	"github.com/ticoder/ticoder/internal/interact"
 )
 
 // highlight returns source in language ("" is Python, "java") with terminal
@@ -24,6 +25,18 @@ func highlight(src, language string, colour bool) string {
 		return src
 	}
 	return strings.TrimRight(b.String(), "\n") + "\x1b[0m"
+}
+
+// highlightPrompt is highlight for a question's prompt: its code is
+// highlighted, the note in words after it (see interact.SplitPrompt) is
+// not.
+func highlightPrompt(prompt, language string, colour bool) string {
+	code, note := interact.SplitPrompt(prompt)
+	out := highlight(code, language, colour)
+	if note != "" {
+		out += "\n" + note
+	}
+	return out
 }
 
 // plural returns "1 sample" or "n samples".

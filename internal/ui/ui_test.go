@@ -164,7 +164,7 @@ func TestPlainConversation(t *testing.T) {
 	}
 	answered := 0
 	chunk := readUntil("\n> ")
-	for step := 0; !strings.Contains(chunk, "Export which candidate?"); step++ {
+	for step := 0; !strings.Contains(chunk, "Export which candidate?") && !strings.Contains(chunk, "Export the candidate?"); step++ {
 		i := strings.LastIndex(chunk, "Question ")
 		if i < 0 {
 			t.Fatalf("no question in %q", chunk)
@@ -537,5 +537,101 @@ func TestPlainInterrupted(t *testing.T) {
 	}
 	if n := len(c.State("").History); n != 1 {
 		t.Errorf("%d answers kept, want 1", n)
+	}
+}
+
+// TestPlainNoCandidate: at "No candidate remains" a stray line is refused
+// and asked again; only u undoes, and only Enter, q or the end of input
+// give up.
+func TestPlainNoCandidate(t *testing.T) {
+	pool := testPool(t)
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		again   bool
+		refused int
+	}{
+		{"undo", []string{"u"}, true, 0},
+		{"stray then undo", []string{"x", "yes", "u"}, true, 2},
+		{"stray then Enter", []string{"x", ""}, false, 1},
+		{"quit", []string{"q"}, false, 0},
+		{"end of input", nil, false, 0},
+		{"stray then end of input", []string{"n"}, false, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := start(t, pool, "median", rank.PassFail)
+			q, ok := c.Question()
+			if !ok {
+				t.Fatal("no question")
+			}
+			if err := c.Answer(context.Background(), q.Test, "pass", ""); err != nil {
+				t.Fatal(err)
+			}
+			lines := tc.lines
+			read := func() (string, bool) {
+				if len(lines) == 0 {
+					return "", false
+				}
+				l := lines[0]
+				lines = lines[1:]
+				return l, true
+			}
+			var out strings.Builder
+			res, again, err := plainChoose(c, api.Session{}, read, &out)
+			if err != nil || again != tc.again || !again && !res.Aborted {
+				t.Errorf("plainChoose = %+v, again %v, %v; want again %v\n%s", res, again, err, tc.again, out.String())
+			}
+			if n := strings.Count(out.String(), "! cannot read"); n != tc.refused {
+				t.Errorf("%d lines refused, want %d:\n%s", n, tc.refused, out.String())
+			}
+			if answered := len(c.State("").History); answered != map[bool]int{true: 0, false: 1}[tc.again] {
+				t.Errorf("%d answers left, want the undo only with u", answered)
+			}
+		})
+	}
+}
+
+// TestHighlightPrompt: in colour, a question's code is highlighted and the
+// note in words after it is left as it is.
+func TestHighlightPrompt(t *testing.T) {
+	note := "(what should f(3) return? the candidates return 1, None)"
+	for _, tc := range []struct {
+		name, prompt, code, note string
+	}{
+		{"note", "f(3) == 1 ?\n" + note, "f(3) == 1 ?", note},
+		{"no note", "f(3) == 1 ?", "f(3) == 1 ?", ""},
+		{"setup and note", "x = [1]\nf(x) == 1 ?\n" + note, "x = [1]\nf(x) == 1 ?", note},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := highlightPrompt(tc.prompt, "", true)
+			want := highlight(tc.code, "", true)
+			if tc.note != "" {
+				want += "\n" + tc.note
+			}
+			if got != want {
+				t.Errorf("highlightPrompt = %q, want %q", got, want)
+			}
+			if plain := highlightPrompt(tc.prompt, "", false); plain != tc.prompt {
+				t.Errorf("without colour: %q, want the prompt unchanged", plain)
+			}
+		})
+	}
+}
+
+// TestExportPrompt: the choice of the candidate to export names a range
+// only when there is one to choose from.
+func TestExportPrompt(t *testing.T) {
+	for _, tc := range []struct {
+		n          int
+		want, must string
+	}{
+		{1, "Export the candidate? [Enter or 1", "1-1"},
+		{2, "Export which candidate? [1-2, Enter for 1", "[1-1"},
+		{9, "[1-9, Enter for 1", "1-1,"},
+	} {
+		got := exportPrompt(tc.n)
+		if !strings.Contains(got, tc.want) || strings.Contains(got, tc.must) {
+			t.Errorf("exportPrompt(%d) = %q, want %q and no %q", tc.n, got, tc.want, tc.must)
+		}
 	}
 }

@@ -156,7 +156,7 @@ func (m *model) askLines(w, h int) []string {
 			label = fmt.Sprintf("Question %d — no: what should it return instead?", q.Number)
 		}
 		ask = append(ask, dimStyle.Render(label))
-		ask = append(ask, questionBox(highlight(q.Prompt, m.state.Task.Language, m.colour), w)...)
+		ask = append(ask, questionBox(highlightPrompt(q.Prompt, m.state.Task.Language, m.colour), w)...)
 	}
 	if typed {
 		// Only enter and esc work while a value is typed: their help goes

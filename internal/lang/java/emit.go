@@ -221,7 +221,7 @@ func emit(b *strings.Builder, v Value, t Type, depth int) error {
 		}
 		b.WriteByte(')')
 	case "Map", "HashMap", "TreeMap", "LinkedHashMap":
-		if v.Kind != Map {
+		if v.Kind != Map && !(v.Kind == List && len(v.Items) == 0) { // {} is read as a list
 			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
 		}
 		impl := t.Name

@@ -96,8 +96,28 @@ func (j Java) ShowTest(prompt, entry string, t execute.Test) string {
 }
 
 // ShowValue implements lang.Interactive: the value (in the worker's
-// notation, or Java's) as an expression of the method's return type.
+// notation, or Java's) as a value of the method's return type written for
+// people (see Show: [-5, -2, 1, 3], not new int[] {(-5), (-2), 1, 3}),
+// which ReadValue reads back. Only what is shown changes: tests compare
+// with the value itself, and exported tests with its expression.
 func (Java) ShowValue(prompt, entry, value string) string {
+	m, err := FindMethod(prompt, entry)
+	if err != nil {
+		return value
+	}
+	v, err := ReadValue(value)
+	if err != nil {
+		return value
+	}
+	if s, err := Show(v, m.Return); err == nil {
+		return s
+	}
+	return value
+}
+
+// expression returns value as an expression of the method's return type,
+// or value itself when it is not one.
+func expression(prompt, entry, value string) string {
 	if expr, err := literal(prompt, entry, value); err == nil {
 		return expr
 	}
@@ -136,8 +156,9 @@ func clipText(s string) string {
 	return s
 }
 
-// Export implements lang.Interactive: the program as CLASS.java and the
-// approved value tests as a JUnit 5 class CLASSTest in CLASSTest.java, one
+// Export implements lang.Interactive: the program as CLASS.java (with the
+// prompt's Javadoc of the method, see withJavadoc) and the approved value
+// tests as a JUnit 5 class CLASSTest in CLASSTest.java, one
 // @Test method each (assertArrayEquals for arrays, assertEquals with a
 // tolerance of 1e-9 for floating-point results, assertEquals otherwise).
 // Expected values are rendered as expressions of the return type.
@@ -157,7 +178,7 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 	if c := classRE.FindStringSubmatch(program); c != nil {
 		class = c[1]
 	}
-	f := lang.Files{CodeFile: class + ".java", Code: program, TestFile: class + "Test.java",
+	f := lang.Files{CodeFile: class + ".java", Code: withJavadoc(prompt, entry, program), TestFile: class + "Test.java",
 		Command: "javac -cp " + junitJar + " *.java && java -jar " + junitJar + " -cp . --select-class " + class + "Test"}
 	imports := map[string]bool{"import org.junit.jupiter.api.Test;": true}
 	var body strings.Builder
@@ -171,7 +192,7 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 			writeComment(&body, t.String())
 			continue
 		}
-		a, assert := assertion(m, t.Input, j.ShowValue(prompt, entry, t.Expected))
+		a, assert := assertion(m, t.Input, expression(prompt, entry, t.Expected))
 		line, ims, ok := importNames(a, class)
 		if !ok {
 			body.WriteString("\n    // Names a package in full, which a type of the program could obscure; not exported:\n")

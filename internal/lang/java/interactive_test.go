@@ -90,16 +90,57 @@ func TestReadValueForms(t *testing.T) {
 	}
 }
 
+// TestShowValue: values are shown as people read them, never as the
+// expressions tests compare with, and what is shown reads back as the same
+// expression.
 func TestShowValue(t *testing.T) {
 	j := Java{}
-	if got := j.ShowValue(minCostStub, "minCost", "7"); got != "7" {
-		t.Errorf("int: %q", got)
-	}
-	if got := j.ShowValue(listStub, "halves", "[0.5, 1.0]"); got != "new double[] {0.5, 1.0}" {
-		t.Errorf("array: %q", got)
-	}
-	if got := j.ShowValue(listStub, "evens", "not a value"); got != "not a value" {
-		t.Errorf("unreadable: %q", got)
+	const valuesStub = `class V {
+    static int[] ints(int x) { return null; }
+    static long big(int x) { return 0; }
+    static short small(int x) { return 0; }
+    static List<String> words(int x) { return null; }
+    static Set<Integer> set(int x) { return null; }
+    static Map<String, int[]> map(int x) { return null; }
+    static char letter(int x) { return 'a'; }
+    static Object any(int x) { return null; }
+}
+`
+	for _, tc := range []struct {
+		stub, entry, value, want string
+	}{
+		{minCostStub, "minCost", "7", "7"},
+		{minCostStub, "minCost", "(-3)", "-3"},
+		{listStub, "halves", "[0.5, 1.0]", "[0.5, 1.0]"},
+		{listStub, "halves", "new double[] {(-5), (-2.5)}", "[-5.0, -2.5]"},
+		{listStub, "evens", "Arrays.<Integer>asList(-2, 4)", "[-2, 4]"},
+		{valuesStub, "ints", "new int[] {(-5), (-2), 1, 3}", "[-5, -2, 1, 3]"},
+		{valuesStub, "ints", "new int[] {}", "[]"},
+		{valuesStub, "ints", "null", "null"},
+		{valuesStub, "big", "(-3L)", "-3"},
+		{valuesStub, "small", "(short) 3", "3"},
+		{valuesStub, "words", `Arrays.<String>asList("a \"b\"", "")`, `["a \"b\"", ""]`},
+		{valuesStub, "set", "new HashSet<Integer>(Arrays.<Integer>asList(1, 2))", "[1, 2]"},
+		{valuesStub, "map", `{"a"=[1, -2]}`, `{"a"=[1, -2]}`},
+		{valuesStub, "map", `Map.of()`, `{}`},
+		{valuesStub, "letter", `'x'`, `'x'`},
+		{valuesStub, "any", `[1, "a", 2.5]`, `[1, "a", 2.5]`},
+		{listStub, "evens", "not a value", "not a value"},
+		{listStub, "evens", "\"a string\"", "\"a string\""},
+	} {
+		t.Run(tc.entry+" "+tc.value, func(t *testing.T) {
+			got := j.ShowValue(tc.stub, tc.entry, tc.value)
+			if got != tc.want {
+				t.Fatalf("ShowValue(%s, %s) = %s, want %s", tc.entry, tc.value, got, tc.want)
+			}
+			want, err := j.ReadValue(context.Background(), nil, tc.stub, tc.entry, tc.value)
+			if err != nil {
+				return // shown as given
+			}
+			if back, err := j.ReadValue(context.Background(), nil, tc.stub, tc.entry, got); err != nil || back != want {
+				t.Errorf("ReadValue(%s) = %s, %v; want %s, the expression of %s", got, back, err, want, tc.value)
+			}
+		})
 	}
 	if got := j.Question("MinCost.minCost(new int[][] {new int[] {1, 2}, new int[] {3, 4}}, 1, 1)", "7"); got != "MinCost.minCost(new int[][] {new int[] {1, 2}, new int[] {3, 4}}, 1, 1) == 7 ?" {
 		t.Errorf("Question = %q", got)

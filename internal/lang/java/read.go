@@ -9,9 +9,9 @@ import (
 // ReadValue reads a value a user typed, written as Java source or in MBJP's
 // example notation: literals (3, -2L, 1.5f, 'c', "abc", true, null), casts
 // ((short) 3), arrays (new int[] {1, 2}, new int[][] {{1}, {2}}, {1, 2}),
-// Arrays.asList(…), List.of(…), Set.of(…), Map.of(k, v, …),
-// new ArrayList<>(…), and MBJP's [1, 2], (1, 2), {k: v} and the JVM
-// worker's {k=v}. It reads, never runs: anything else (a call of the
+// Arrays.asList(…) (also Arrays.<T>asList(…)), List.of(…), Set.of(…),
+// Map.of(k, v, …), new ArrayList<>(…), and MBJP's [1, 2], (1, 2), {k: v}
+// and the JVM worker's {k=v}. It reads, never runs: anything else (a call of the
 // program, a variable, an operator) is refused.
 func ReadValue(s string) (Value, error) {
 	if len(s) > maxLiteral {
@@ -82,6 +82,11 @@ func (p *parser) java(depth int) (Value, error) {
 		return v, nil
 	}
 	name := p.name()
+	if strings.HasSuffix(name, ".") && p.i < len(p.s) && p.s[p.i] == '<' {
+		// A type witness, as Emit writes: Arrays.<Integer>asList(1, 2).
+		p.typeArgs()
+		name += p.name()
+	}
 	switch name {
 	case "":
 		return Value{}, fmt.Errorf("unexpected %q: not a value", p.rest())

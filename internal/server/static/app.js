@@ -266,7 +266,16 @@ function renderAsk() {
   highlight($("task-stub"), state.task.stub);
   const q = state.question;
   $("qnum").textContent = q.number;
-  highlight($("question"), q.prompt);
+  // Only the code is highlighted: the note in words a synthesized question
+  // ends with (interact.SplitPrompt) is plain text.
+  const cut = q.prompt.lastIndexOf("\n(what should ");
+  highlight($("question"), cut < 0 ? q.prompt : q.prompt.slice(0, cut));
+  if (cut >= 0) {
+    const note = document.createElement("span");
+    note.className = "prose";
+    note.textContent = q.prompt.slice(cut);
+    $("question").append(note);
+  }
   $("output-form").hidden = !q.can_output;
   renderChoices(q);
   $("output-call").textContent = q.input || "";
