@@ -232,15 +232,15 @@ func (c *Conversation) conflictMessage(shown int) string {
 	fresh := c.regen != nil && c.regen.Done > 0 && c.regen.Last == asked
 	if conflict == 0 {
 		if fresh && c.regen.LastAdded > 0 {
-			return fmt.Sprintf("No candidate agreed with all your answers, so the model wrote %s with your approved tests; the %s shown agree with all your answers.",
-				plural(c.regen.LastAdded, "new candidate"), plural(shown, "candidate"))
+			return fmt.Sprintf("No candidate agreed with all your answers, so the model wrote %s with your approved tests; %s all your answers.",
+				plural(c.regen.LastAdded, "new candidate"), shownAgree(shown))
 		}
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "No candidate agrees with all your answers: the %s shown agree with the most (%d of %d). "+
+	fmt.Fprintf(&b, "No candidate agrees with all your answers: %s the most of them, %d of %d. "+
 		"Your answers are kept: an approved test the code does not yet pass stays in the test file.",
-		plural(shown, "candidate"), asked-conflict, asked)
+		shownAgree(shown), asked-conflict, asked)
 	_, more := c.regenerator()
 	switch {
 	case c.regen != nil && c.regen.Failed != "":
@@ -255,6 +255,15 @@ func (c *Conversation) conflictMessage(shown int) string {
 	}
 	b.WriteString(" Undo an answer, or keep the closest candidate.")
 	return b.String()
+}
+
+// shownAgree is "the candidate shown agrees with" or "the N candidates
+// shown agree with".
+func shownAgree(n int) string {
+	if n == 1 {
+		return "the candidate shown agrees with"
+	}
+	return fmt.Sprintf("the %d candidates shown agree with", n)
 }
 
 // plural returns "1 thing" or "N things".

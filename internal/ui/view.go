@@ -15,6 +15,7 @@ var (
 	dimStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("8"))
 	errStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)
 	okStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
+	warnStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
 	keyStyle   = lipgloss.NewStyle().Bold(true)
 )
 
@@ -136,6 +137,10 @@ func (m *model) askLines(w, h int) []string {
 	q := m.state.Question
 	var tail []string
 	tail = append(tail, "", m.statusLine(w), "")
+	if msg := m.state.ConflictMessage; msg != "" {
+		tail = append(tail, split(warnStyle.Render(ansi.Wrap(msg, w, "")), w)...)
+		tail = append(tail, "")
+	}
 	if q != nil {
 		tail = append(tail, dimStyle.Render(fmt.Sprintf("Question %d — is this what your function should do?", q.Number)))
 		tail = append(tail, split(boxStyle.Render(ansi.Wrap(highlight(q.Prompt, m.state.Task.Language, m.colour), w-4, "")), w)...)
@@ -192,6 +197,9 @@ func (m *model) finalLines(w, h int) []string {
 	s := m.state
 	head := []string{m.titleLine(), ""}
 	head = append(head, split(s.StopMessage, w)...)
+	if s.ConflictMessage != "" {
+		head = append(head, split(warnStyle.Render(ansi.Wrap(s.ConflictMessage, w, "")), w)...)
+	}
 	head = append(head, split(fmt.Sprintf("%s after %s.", countsLine(s), plural(len(s.History), "answer")), w)...)
 	head = append(head, "")
 	var foot []string
