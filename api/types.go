@@ -161,6 +161,18 @@ type Session struct {
 	History []Answered `json:"history"`
 	// Candidates are the remaining behaviour classes, best first.
 	Candidates []Candidate `json:"candidates"`
+	// Conflict counts the answers the remaining candidates disagree with:
+	// 0 while some candidate agrees with every answer. Above 0 the
+	// remaining ones are the closest, and the approved tests they fail
+	// are kept as tests the code does not yet pass.
+	Conflict int `json:"conflict,omitempty"`
+	// Regenerated counts the rounds in which the model was asked for new
+	// candidates with the approved tests in the prompt.
+	Regenerated int `json:"regenerated,omitempty"`
+	// ConflictMessage says Conflict and what was done about it in words
+	// (or, right after a round of new candidates that resolved it, that
+	// round); empty otherwise.
+	ConflictMessage string `json:"conflict_message,omitempty"`
 }
 
 // Answer is the body of POST /api/sessions/{id}/answer.

@@ -42,10 +42,11 @@ type interactFlags struct {
 	// requests without an answer (builder sets it).
 	requestTimeout time.Duration
 	waiting        *llm.Waiting
+	regenerate     int
 }
 
 // sessionFlags are the interactFlags that shape a session when it starts.
-var sessionFlags = []string{"model", "style", "mode", "codes", "tests", "max-questions", "select", "rank", "questions", "timeout"}
+var sessionFlags = []string{"model", "style", "mode", "codes", "tests", "max-questions", "select", "rank", "questions", "timeout", "regenerate"}
 
 func (f *interactFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.model, "model", "", "model that writes candidates and tests: openai:NAME, ollama:NAME, vllm:NAME@URL, azure:DEPLOYMENT, replay:DIR, ... (not needed for --demo)")
@@ -59,6 +60,7 @@ func (f *interactFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.questions, "questions", "both", "what to ask about: tests (the generated tests), inputs (inputs where the candidates disagree, with their values), or both")
 	fs.DurationVar(&f.timeout, "timeout", 5*time.Second, "time limit of one test on one candidate")
 	addRequestTimeout(fs, &f.requestTimeout)
+	fs.IntVar(&f.regenerate, "regenerate", interact.DefaultRegenerate, "when no candidate agrees with all your answers, ask the model for new candidates with your approved tests, at most this many rounds per session (0: never)")
 }
 
 // options checks the flags and returns the session options.
@@ -67,8 +69,8 @@ func (f *interactFlags) options() (interact.Options, error) {
 	if err != nil {
 		return interact.Options{}, usageError{err}
 	}
-	if f.codes < 0 || f.tests < 0 || f.maxQuestions < 0 {
-		return interact.Options{}, usagef("--codes, --tests and --max-questions must not be negative")
+	if f.codes < 0 || f.tests < 0 || f.maxQuestions < 0 || f.regenerate < 0 {
+		return interact.Options{}, usagef("--codes, --tests, --max-questions and --regenerate must not be negative")
 	}
 	sel, err := rank.ParseSelector(f.selectBy)
 	if err != nil {
@@ -86,7 +88,7 @@ func (f *interactFlags) options() (interact.Options, error) {
 	if err != nil {
 		return interact.Options{}, usageError{fmt.Errorf("--questions: %w", err)}
 	}
-	return interact.Options{Mode: mode, Codes: f.codes, Tests: f.tests, MaxQuestions: f.maxQuestions, Select: f.selectBy, Rank: f.rankBy, Questions: questions}, nil
+	return interact.Options{Mode: mode, Codes: f.codes, Tests: f.tests, MaxQuestions: f.maxQuestions, Select: f.selectBy, Rank: f.rankBy, Questions: questions, Regenerate: f.regenerate}, nil
 }
 
 // builder returns the session builder, with the model when --model is set.
@@ -164,7 +166,10 @@ candidates matches what you want:
 
 Keys: y yes · n no · d don't know / invalid input · o give the right value
 (--mode output) · u undo · q stop asking. Each answer prunes the candidates;
-at the end you choose among the ranked ones, and run writes NAME.py (the code)
+when no candidate agrees with all your answers, the closest remain and (with
+--model) the model is asked for new candidates with your approved tests in
+the prompt, at most --regenerate rounds. At the end you choose among the
+ranked ones, and run writes NAME.py (the code)
 and test_NAME.py (the tests you approved, as pytest functions), after checking
 in the sandbox that the tests pass against the code. They go to --out, or by
 default to a new directory per run, NAME-DATE-TIME under
@@ -322,6 +327,7 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
+	conv.UseBuilder(b, rep)
 	return askAndWrite(ctx, o, conv, "", in, out, errw)
 }
 
@@ -440,6 +446,13 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 	fmt.Fprintf(out, "\nWrote %s and %s (%s).\n", codePath, testPath, approvedLine(ex))
 	if !ex.Checked {
 		fmt.Fprintf(out, "Not checked in the sandbox: %s. Run them with: cd %s && %s%s\n", ex.Unchecked, filepath.Dir(testPath), ex.Command, pytestNote(ex.Command))
+		return nil
+	}
+	if !ex.Passed && conv.Session().Conflict() > 0 {
+		// No candidate agrees with all the answers: the tests the code
+		// fails are what it does not yet do, and the user chose to keep it.
+		fmt.Fprintf(out, "Checked in the sandbox: the code does not yet pass %s (no candidate agrees with all your answers): %s\n",
+			plural(len(ex.Failures), "approved test"), strings.Join(ex.Failures, "; "))
 		return nil
 	}
 	if !ex.Passed {

@@ -46,6 +46,10 @@ type Options struct {
 	// extract.StyleBody when the model continued the prompt, else
 	// extract.StyleAuto.
 	CodeStyle extract.Style
+	// MustPass are tests the code must pass (the user's approved tests),
+	// shown in the code prompt (llm.Task.Tests); test prompts never show
+	// them. None leaves the requests as they were.
+	MustPass []string
 }
 
 // Result is what Problem made of one problem: the model's raw completions
@@ -109,7 +113,9 @@ func Problem(ctx context.Context, prov llm.Provider, runner extract.Caller, p da
 	task := llm.TaskFrom(p)
 	if o.Codes > 0 {
 		params.N = o.Codes
-		gen, err := ask(ctx, prov, llm.Request{Purpose: llm.PurposeCode, Task: task, Params: params})
+		codeTask := task
+		codeTask.Tests = o.MustPass
+		gen, err := ask(ctx, prov, llm.Request{Purpose: llm.PurposeCode, Task: codeTask, Params: params})
 		if err != nil {
 			return res, &Error{StepModel, err}
 		}

@@ -66,14 +66,11 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 	for _, j := range calls {
 		qs = append(qs, session.SynthesizedTest(tests[j].Setup, tests[j].Input))
 	}
-	job := execute.Job{Programs: make([]string, len(spec.Candidates)), Timeout: min(timeout, CallTimeout),
-		DegradeAfter: degradeAfter, DegradeLimit: degradeLimit, SkipAfter: MaxTimeouts}
-	if job.Timeout <= 0 {
-		job.Timeout = CallTimeout
-	}
+	programs := make([]string, len(spec.Candidates))
 	for i, c := range spec.Candidates {
-		job.Programs[i] = c.Program
+		programs[i] = c.Program
 	}
+	job := callJob(programs, timeout)
 	for _, in := range ins {
 		qs = append(qs, session.SynthesizedTest("", in.Call))
 	}
@@ -100,22 +97,7 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 			results[c] = append(results[c], row...)
 		}
 	}
-	var reprs []string
-	for _, row := range spec.Results {
-		for _, res := range row {
-			if res.HasValue {
-				reprs = append(reprs, res.Value)
-			}
-		}
-	}
-	for _, row := range results {
-		for _, res := range row {
-			if res.HasValue {
-				reprs = append(reprs, res.Value)
-			}
-		}
-	}
-	classes, _, err := Classes(ctx, r, dedupe(reprs))
+	classes, err := valueClasses(ctx, r, spec.Results, results)
 	if err != nil {
 		return err
 	}
@@ -132,6 +114,109 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 		}
 	}
 	return nil
+}
+
+// callJob is the job that runs calls of the input pool on programs: each
+// call limited to min(timeout, CallTimeout), with Synthesize's degradation
+// after timeouts. The caller adds the tests.
+func callJob(programs []string, timeout time.Duration) execute.Job {
+	job := execute.Job{Programs: programs, Timeout: min(timeout, CallTimeout),
+		DegradeAfter: degradeAfter, DegradeLimit: degradeLimit, SkipAfter: MaxTimeouts}
+	if job.Timeout <= 0 {
+		job.Timeout = CallTimeout
+	}
+	return job
+}
+
+// valueClasses numbers every value of the result matrices by Python's ==
+// (Classes).
+func valueClasses(ctx context.Context, r Caller, matrices ...[][]execute.Result) (map[string]int32, error) {
+	var reprs []string
+	for _, m := range matrices {
+		for _, row := range m {
+			for _, res := range row {
+				if res.HasValue {
+					reprs = append(reprs, res.Value)
+				}
+			}
+		}
+	}
+	classes, _, err := Classes(ctx, r, dedupe(reprs))
+	return classes, err
+}
+
+// Rows returns the results of programs that join a spec whose synthesized
+// questions Synthesize made (new candidates, say), one row per program in
+// the columns of spec.Results: tested[i] holds programs[i]'s results on
+// the spec's tests that are not synthesized, in order. A synthesized
+// question about a test's call takes that test's result, as in Synthesize;
+// every other one runs its call as Synthesize ran the input pool's (one
+// job, the same limits). classes numbers every value of the spec and of
+// the rows by Python's == (Classes), for session.Session.AddCandidates. It
+// is safe for concurrent use if r is.
+func Rows(ctx context.Context, r Runner, spec *session.Spec, programs []string, tested [][]execute.Result, timeout time.Duration) (rows [][]execute.Result, classes map[string]int32, err error) {
+	if len(tested) != len(programs) {
+		return nil, nil, fmt.Errorf("results of new programs: %d rows for %d programs", len(tested), len(programs))
+	}
+	synthesized := func(j int) bool { return spec.Synthesized != nil && spec.Synthesized[j] }
+	written := map[string]int{} // a test's call (with its setup): its column among the tested ones
+	column := make([]int, len(spec.Tests))
+	n := 0
+	for j, t := range spec.Tests {
+		if synthesized(j) {
+			continue
+		}
+		column[j] = n
+		if k := t.Setup + "\x00" + t.Input; t.Input != "" {
+			if _, ok := written[k]; !ok {
+				written[k] = n
+			}
+		}
+		n++
+	}
+	for i, row := range tested {
+		if len(row) != n {
+			return nil, nil, fmt.Errorf("results of new programs: program %d has %d results for %d tests", i, len(row), n)
+		}
+	}
+	job := callJob(programs, timeout)
+	var calls []int // the synthesized questions that are run
+	for j, t := range spec.Tests {
+		if !synthesized(j) {
+			continue
+		}
+		if k, ok := written[t.Setup+"\x00"+t.Input]; ok {
+			column[j] = k
+			continue
+		}
+		column[j] = -1 - len(calls)
+		calls = append(calls, j)
+		job.Tests = append(job.Tests, Input{Call: t.Input}.Test())
+	}
+	var m *execute.Matrix
+	if len(calls) > 0 && len(programs) > 0 {
+		if m, err = r.Run(ctx, job, nil); err != nil {
+			return nil, nil, fmt.Errorf("run %d inputs on %d new programs: %w", len(calls), len(programs), err)
+		}
+	}
+	rows = make([][]execute.Result, len(programs))
+	for i := range rows {
+		rows[i] = make([]execute.Result, len(spec.Tests))
+		for j, k := range column {
+			if k >= 0 {
+				rows[i][j] = tested[i][k]
+			} else {
+				rows[i][j] = m.Results[i][-1-k]
+			}
+		}
+	}
+	if spec.ValueClass == nil {
+		return rows, nil, nil
+	}
+	if classes, err = valueClasses(ctx, r, spec.Results, rows); err != nil {
+		return nil, nil, err
+	}
+	return rows, classes, nil
 }
 
 // dedupe returns the distinct strings of xs in order.

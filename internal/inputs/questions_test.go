@@ -63,3 +63,54 @@ func TestSynthesize(t *testing.T) {
 		t.Errorf("no negated example among %d questions", len(spec.Tests))
 	}
 }
+
+// TestRows: a new program's row has Synthesize's result on every
+// synthesized question (the identity's row equals its own), a question
+// about a test's call takes the given result on that test, and the value
+// classes number the new values too.
+func TestRows(t *testing.T) {
+	one := func(v string) []execute.Result {
+		return []execute.Result{{Outcome: execute.Pass, Value: v, HasValue: true}}
+	}
+	identity := "def f(x):\n    return x\n"
+	spec := session.Spec{
+		Candidates: []extract.Candidate{{Program: identity, Count: 1}},
+		Tests:      []extract.Test{{Test: execute.Test{Code: "assert f(3) == 3", Input: "f(3)", Expected: "3"}, Count: 1}},
+		Results:    [][]execute.Result{one("3")},
+	}
+	ctx := context.Background()
+	pool := testutil.Pool(t)
+	req := Request{Entry: "f", Prompt: ">>> f(5)\n5\n", MaxInputs: 8}
+	if err := Synthesize(ctx, pool, &spec, req, time.Second); err != nil {
+		t.Fatal(err)
+	}
+	negate := "def f(x):\n    return -x\n"
+	tested := [][]execute.Result{spec.Results[0][:1], {{Outcome: execute.Fail, Value: "-3", HasValue: true}}}
+	rows, classes, err := Rows(ctx, pool, &spec, []string{identity, negate}, tested, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || len(rows[0]) != len(spec.Tests) || len(rows[1]) != len(spec.Tests) {
+		t.Fatalf("rows %d×%d, want 2×%d", len(rows), len(rows[0]), len(spec.Tests))
+	}
+	for j, test := range spec.Tests {
+		got, want := rows[0][j], spec.Results[0][j]
+		if got.Value != want.Value || got.HasValue != want.HasValue {
+			t.Errorf("identity on %s: %q (%v), Synthesize gave %q (%v)", test.Input, got.Value, got.HasValue, want.Value, want.HasValue)
+		}
+		neg := rows[1][j]
+		if !neg.HasValue {
+			t.Errorf("negation on %s: no value (%v %s)", test.Input, neg.Outcome, neg.Exception)
+			continue
+		}
+		if _, ok := classes[neg.Value]; !ok {
+			t.Errorf("no value class for %q", neg.Value)
+		}
+		if test.Input == "f(3)" && neg.Value != "-3" {
+			t.Errorf("negation on %s (synthesized %v): %q, want the tested -3", test.Input, spec.Synthesized[j], neg.Value)
+		}
+	}
+	if _, _, err := Rows(ctx, pool, &spec, []string{negate}, nil, time.Second); err == nil {
+		t.Error("Rows without the tested results succeeded")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/lang"
+	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/session"
 )
@@ -28,6 +29,11 @@ type Conversation struct {
 	sess    *session.Session
 	runner  execute.Runner
 	stopped bool
+	// regen is how the session may ask for new candidates (nil: never);
+	// builder and rep do it (see UseBuilder).
+	regen   *Regeneration
+	builder *Builder
+	rep     progress.Reporter
 }
 
 // Start begins a conversation on a prepared session. r runs the programs
@@ -41,14 +47,20 @@ func Start(p *Prepared, r execute.Runner) (*Conversation, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Conversation{task: p.Task, lang: l, sess: s, runner: r}, nil
+	c := &Conversation{task: p.Task, lang: l, sess: s, runner: r}
+	if p.Regeneration != nil {
+		regen := *p.Regeneration
+		c.regen = &regen
+	}
+	return c, nil
 }
 
 // record is the stored form of a Conversation.
 type record struct {
-	Task    api.Task        `json:"task"`
-	Session json.RawMessage `json:"session"`
-	Stopped bool            `json:"stopped,omitempty"`
+	Task         api.Task        `json:"task"`
+	Session      json.RawMessage `json:"session"`
+	Stopped      bool            `json:"stopped,omitempty"`
+	Regeneration *Regeneration   `json:"regeneration,omitempty"`
 }
 
 // MarshalJSON encodes everything needed to resume the conversation.
@@ -57,7 +69,7 @@ func (c *Conversation) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(record{Task: c.task, Session: s, Stopped: c.stopped})
+	return json.Marshal(record{Task: c.task, Session: s, Stopped: c.stopped, Regeneration: c.regen})
 }
 
 // Load resumes a conversation encoded with MarshalJSON; r runs the
@@ -82,7 +94,7 @@ func LoadFor(data []byte, runners func(language string) execute.Runner) (*Conver
 	if err != nil {
 		return nil, err
 	}
-	return &Conversation{task: rec.Task, lang: l, sess: s, runner: r, stopped: rec.Stopped}, nil
+	return &Conversation{task: rec.Task, lang: l, sess: s, runner: r, stopped: rec.Stopped, regen: rec.Regeneration}, nil
 }
 
 // Task returns what the code is for.
@@ -217,7 +229,63 @@ func (c *Conversation) State(id string) api.Session {
 		})
 	}
 	st.Candidates = c.Candidates()
+	st.Conflict = c.sess.Conflict()
+	if c.regen != nil {
+		st.Regenerated = c.regen.Done
+	}
+	st.ConflictMessage = c.conflictMessage(len(st.Candidates))
 	return st
+}
+
+// conflictMessage says in words, for shown remaining behaviour classes,
+// that no candidate agrees with all the answers and what was done about
+// it; or, right after a round of new candidates that some agree with,
+// that round; else "".
+func (c *Conversation) conflictMessage(shown int) string {
+	conflict, asked := c.sess.Conflict(), c.sess.Asked()
+	fresh := c.regen != nil && c.regen.Done > 0 && c.regen.Last == asked
+	if conflict == 0 {
+		if fresh && c.regen.LastAdded > 0 {
+			return fmt.Sprintf("No candidate agreed with all your answers, so the model wrote %s with your approved tests; %s all your answers.",
+				plural(c.regen.LastAdded, "new candidate"), shownAgree(shown))
+		}
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "No candidate agrees with all your answers: %s the most of them, %d of %d. "+
+		"Your answers are kept: an approved test the code does not yet pass stays in the test file.",
+		shownAgree(shown), asked-conflict, asked)
+	_, more := c.regenerator()
+	switch {
+	case c.regen != nil && c.regen.Failed != "":
+		fmt.Fprintf(&b, " Asking the model for new candidates failed (%s).", c.regen.Failed)
+	case c.regen != nil && c.regen.Done > 0:
+		fmt.Fprintf(&b, " The model was asked for new candidates with your approved tests (%s, %s so far); none agrees with all your answers.",
+			plural(c.regen.Done, "round"), plural(c.regen.Added, "new candidate"))
+	}
+	if more && len(c.mustPass()) > 0 {
+		b.WriteString(" After your next answer the model will be asked for new candidates with your approved tests.")
+		return b.String()
+	}
+	b.WriteString(" Undo an answer, or keep the closest candidate.")
+	return b.String()
+}
+
+// shownAgree is "the candidate shown agrees with" or "the N candidates
+// shown agree with".
+func shownAgree(n int) string {
+	if n == 1 {
+		return "the candidate shown agrees with"
+	}
+	return fmt.Sprintf("the %d candidates shown agree with", n)
+}
+
+// plural returns "1 thing" or "N things".
+func plural(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // stopReason names and explains why the questions ended.
@@ -228,7 +296,7 @@ func (c *Conversation) stopReason() (string, string) {
 	stop := c.sess.Status()
 	switch {
 	case len(c.sess.Alive()) == 0:
-		return stop.String(), "No candidate is consistent with all your answers. Undo an answer, or start again with more candidates."
+		return stop.String(), "There is no candidate to choose from. Undo an answer."
 	case stop == session.MaxQuestions:
 		return stop.String(), fmt.Sprintf("You answered the maximum number of questions (%d).", c.sess.Spec().MaxQuestions)
 	case stop == session.OneClass:
@@ -258,7 +326,10 @@ func (c *Conversation) Candidates() []api.Candidate {
 // Answer answers question test with verdict (pass, fail, undefined or
 // output, or their one-letter forms) and, for output, the right value as a
 // Python literal (see CheckValue: code is refused, never run). On any error
-// nothing changes.
+// nothing changes. When the answer leaves no candidate that agrees with all
+// the answers, the model is asked for new ones with the approved tests in
+// the prompt (see UseBuilder), within the session's rounds; a round that
+// fails is said in the state (api.Session.ConflictMessage), not returned.
 func (c *Conversation) Answer(ctx context.Context, test int, verdict, value string) error {
 	var v session.Verdict
 	if err := v.UnmarshalText([]byte(strings.ToLower(strings.TrimSpace(verdict)))); err != nil {
@@ -296,6 +367,7 @@ func (c *Conversation) Answer(ctx context.Context, test int, verdict, value stri
 	if err := c.sess.Answer(ctx, test, a); err != nil {
 		return err
 	}
+	c.regenerate(ctx)
 	return nil
 }
 

@@ -14,6 +14,17 @@
 // with the approved tests as a pytest file test_NAME.py, whose tests are run
 // against the code in the sandbox before they are handed out.
 //
+// An answer is evidence, not a guillotine (package session): when an
+// answer leaves no candidate that agrees with all the answers, the closest
+// remain, and a Conversation given a Builder with a model (UseBuilder, a
+// Regenerator such as ModelGenerator) asks the model for new candidates
+// with the approved tests in the code prompt (llm.Task.Tests), runs them
+// on every test and synthesized question as Build ran the first ones, and
+// adds them to the session, at most Options.Regenerate rounds a session.
+// The state says so in words (api.Session.ConflictMessage): the remaining
+// candidates agree with the most answers, the approved tests stay, and,
+// once no round is left, the user can undo an answer or keep the closest.
+//
 // Python is never parsed in Go: stubs and values are checked by the embedded
 // tools.py through execute.Runner.Call.
 //

@@ -16,8 +16,8 @@ import (
 
 // Errors of Export.
 var (
-	// ErrNoCandidate: no candidate remains.
-	ErrNoCandidate = errors.New("no candidate is consistent with your answers")
+	// ErrNoCandidate: the session has no candidate at all.
+	ErrNoCandidate = errors.New("there is no candidate to export")
 	// ErrBadCandidate: the chosen candidate is not among the remaining ones.
 	ErrBadCandidate = errors.New("no such remaining candidate")
 )
@@ -43,7 +43,7 @@ func moduleName(entry string) string {
 func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (api.Export, error) {
 	alive := c.sess.Alive()
 	if len(alive) == 0 {
-		return api.Export{}, fmt.Errorf("%w: undo an answer (u) or start again with more candidates", ErrNoCandidate)
+		return api.Export{}, fmt.Errorf("%w: undo an answer", ErrNoCandidate)
 	}
 	if candidate < 0 {
 		candidate = c.Candidates()[0].Index

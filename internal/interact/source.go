@@ -121,6 +121,11 @@ type Options struct {
 	// questions (inputs where the candidates disagree), or both (the zero
 	// value).
 	Questions session.Questions
+	// Regenerate bounds the rounds in which a conversation asks the model
+	// for new candidates, with the approved tests in the prompt, when no
+	// candidate agrees with all the answers (see Conversation.UseBuilder);
+	// 0 never asks.
+	Regenerate int
 }
 
 // Generator asks a model for candidate programs and tests of a problem and
@@ -173,6 +178,9 @@ func (b *Builder) RunnerFor(language string) execute.Runner {
 type Prepared struct {
 	Task api.Task     `json:"task"`
 	Spec session.Spec `json:"spec"`
+	// Regeneration says how the session may ask the model for new
+	// candidates; nil: never (Options.Regenerate 0).
+	Regeneration *Regeneration `json:"regeneration,omitempty"`
 }
 
 // Build prepares the session for src: it loads or generates the candidates
@@ -187,6 +195,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		cands    []extract.Candidate
 		tests    []extract.Test
 		stask    session.Task
+		codeCtx  string
 		proposed []string
 	)
 	if kind == "demo" {
@@ -197,6 +206,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		task = api.Task{Name: p.Name, Title: p.Title, Stub: p.Stub, EntryPoint: p.EntryPoint, Source: kind, Language: p.Language}
 		d := p.Dataset()
 		stask = session.Task{ID: d.ID, Prompt: d.Prompt, Description: d.Description, Signature: d.Signature, EntryPoint: d.EntryPoint}
+		codeCtx = d.Context
 		cands, tests = p.Candidates, p.Tests
 	} else {
 		prob, err := b.problem(ctx, kind, src)
@@ -226,6 +236,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		}
 		task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind, Language: prob.Language}
 		stask = session.Task{ID: prob.ID, Prompt: prob.Prompt, Description: prob.Description, Signature: prob.Signature, EntryPoint: prob.EntryPoint}
+		codeCtx = prob.Context
 	}
 	l, err := languageOf(task.Language)
 	if err != nil {
@@ -257,7 +268,11 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 			return nil, fmt.Errorf("synthesized questions: %w", err)
 		}
 	}
-	return &Prepared{Task: task, Spec: spec}, nil
+	p := &Prepared{Task: task, Spec: spec}
+	if opts.Regenerate > 0 {
+		p.Regeneration = &Regeneration{Rounds: opts.Regenerate, Codes: opts.Codes, Context: codeCtx}
+	}
+	return p, nil
 }
 
 // problem returns the dataset.Problem of a spec, prompt or task source.
@@ -362,19 +377,15 @@ func synthesize(ctx context.Context, r execute.Runner, l lang.Language, h lang.I
 	if len(calls) == 0 || len(spec.Candidates) == 0 {
 		return nil
 	}
-	if timeout <= 0 {
-		timeout = 5 * time.Second
-	}
-	job := execute.Job{Programs: make([]string, len(spec.Candidates)), Timeout: timeout}
+	programs := make([]string, len(spec.Candidates))
 	for i, c := range spec.Candidates {
-		job.Programs[i] = c.Program
+		programs[i] = c.Program
 	}
 	tests := make([]extract.Test, len(calls))
 	for k, c := range calls {
-		job.Tests = append(job.Tests, l.ValueTest(c, ""))
 		tests[k] = session.SynthesizedTest("", c)
 	}
-	m, err := r.Run(ctx, job, nil)
+	m, err := r.Run(ctx, valueJob(l, programs, calls, timeout), nil)
 	if err != nil {
 		return fmt.Errorf("run %d calls on %d candidates: %w", len(calls), len(spec.Candidates), err)
 	}

@@ -49,6 +49,7 @@ type Prompts struct {
 var templateFuncs = template.FuncMap{
 	"trim":      strings.TrimSpace,
 	"trimRight": func(s string) string { return strings.TrimRight(s, " \t\r\n") },
+	"lines":     func(s string) []string { return strings.Split(strings.TrimRight(s, " \t\r\n"), "\n") },
 }
 
 // DefaultPrompts returns ticoder's built-in prompts.

@@ -173,3 +173,73 @@ func TestPrepareDefaults(t *testing.T) {
 		t.Error("Prepare of an empty request succeeded")
 	}
 }
+
+// TestCodePromptsShowTests: the code prompts show the tests the code must
+// pass (Task.Tests) in every style and language, and a task without tests
+// renders byte for byte as before the field existed (testdata holds those
+// templates), so that cached answers stay valid.
+func TestCodePromptsShowTests(t *testing.T) {
+	before, err := llm.LoadPrompts(filepath.Join("testdata", "prompts-without-tests.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	java := llm.Task{ID: "MBJP/1", EntryPoint: "add", Language: "java",
+		Prompt: "class Add {\n    /** Add a and b. */\n    public static int add(int a, int b) {\n"}
+	pyTests := []string{"assert has_close_elements([1.0, 2.0], 0.5) == False", "xs = [1.0, 1.2]\nassert has_close_elements(xs, 0.5) == True\n"}
+	javaTests := []string{"assertEquals(3, add(1, 2));"}
+	tests := []struct {
+		name  string
+		task  llm.Task
+		tests []string
+		style llm.Style
+		want  []string
+	}{
+		{"python chat", humanEval0, pyTests, llm.StyleChat, []string{
+			"```\n\nIt must pass these tests:\n\n```python\nassert has_close_elements([1.0, 2.0], 0.5) == False\nxs = [1.0, 1.2]\nassert has_close_elements(xs, 0.5) == True\n```\n\nAnswer with one complete definition"}},
+		{"python completion", humanEval0, pyTests, llm.StyleCompletion, []string{
+			"# It must pass these tests:\n# assert has_close_elements([1.0, 2.0], 0.5) == False\n# xs = [1.0, 1.2]\n# assert has_close_elements(xs, 0.5) == True\n" + humanEval0.Prompt}},
+		{"java chat", java, javaTests, llm.StyleChat, []string{"```\n\nIt must pass these tests:\n\n```java\nassertEquals(3, add(1, 2));\n```\n\nAnswer with the complete class"}},
+		{"java completion", java, javaTests, llm.StyleCompletion, []string{"// It must pass these tests:\n// assertEquals(3, add(1, 2));\n" + java.Prompt}},
+	}
+	text := func(r llm.Request) string {
+		if r.Prompt != "" {
+			return r.Prompt
+		}
+		return r.Messages[len(r.Messages)-1].Content
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, purpose := range []llm.Purpose{llm.PurposeCode, llm.PurposeTests} {
+				got, err := llm.DefaultPrompts().Render(llm.Request{Purpose: purpose, Task: tt.task}, tt.style)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := before.Render(llm.Request{Purpose: purpose, Task: tt.task}, tt.style)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s without tests differs from before (-before +now):\n%s", purpose, diff)
+				}
+			}
+			task := tt.task
+			task.Tests = tt.tests
+			got, err := llm.DefaultPrompts().Render(llm.Request{Purpose: llm.PurposeCode, Task: task}, tt.style)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(text(got), w) {
+					t.Errorf("prompt lacks %q:\n%s", w, text(got))
+				}
+			}
+			if tt.style == llm.StyleCompletion && !strings.HasSuffix(got.Prompt, tt.task.Prompt) {
+				t.Errorf("the completion prompt does not end with the task's prompt, so the completion would not continue it:\n%s", got.Prompt)
+			}
+		})
+	}
+	b, err := json.Marshal(humanEval0)
+	if err != nil || strings.Contains(string(b), "tests") {
+		t.Errorf("a task without tests encodes as %s (%v): cache keys would change", b, err)
+	}
+}

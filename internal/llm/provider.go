@@ -100,6 +100,12 @@ type Task struct {
 	// Language is the task's language: "" (Python) or "java", whose
 	// prompts are the templates named LANGUAGE_NAME (java_code_chat_user).
 	Language string `json:"language,omitempty"`
+	// Tests are tests the code must pass, one per entry as code of the
+	// task's language (a Python test is its setup lines and its assert
+	// line): the user's answers. Code prompts show them; without any, a
+	// request is exactly what it was before the field existed (and so
+	// are cache keys).
+	Tests []string `json:"tests,omitempty"`
 }
 
 // TaskFrom returns the visible part of a problem.

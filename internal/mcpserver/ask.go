@@ -165,7 +165,9 @@ func (s *Server) askAll(ctx context.Context, ss *mcp.ServerSession, cv *convo, n
 			note = "Not accepted: " + clip.Text(err.Error(), 300)
 			continue
 		}
-		note, tries = "", 0
+		// The next question says when no candidate agrees with all the
+		// answers, and what the model was asked.
+		note, tries = cv.conv.State(cv.id).ConflictMessage, 0
 		n.Note(fmt.Sprintf("question %d answered", q.Number))
 	}
 	cv.conv.Stop()

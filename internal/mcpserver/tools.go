@@ -210,6 +210,9 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in SourceI
 	if err != nil {
 		return nil, err
 	}
+	// When no candidate agrees with all the answers, the same model (the
+	// client's, through sampling) writes new ones.
+	conv.UseBuilder(b, nil)
 	cv := s.store.add(conv)
 	cv.mu.Lock()
 	s.log.Debug("clarification started", "session", cv.id, "task", p.Task.Name, "sampling", sampling)
@@ -278,6 +281,7 @@ func (s *Server) state(cv *convo) *State {
 	out := &State{
 		SessionID: cv.id, Task: st.Task, Mode: st.Mode, Question: st.Question, Done: st.Done,
 		Stop: st.StopMessage, Total: st.Total, Remaining: st.Remaining,
+		Conflict: st.ConflictMessage,
 	}
 	if q := st.Question; q != nil {
 		out.Answers = []string{"yes", "no", "invalid"}
@@ -330,6 +334,7 @@ func (s *Server) finish(ctx context.Context, req *mcp.CallToolRequest, cv *convo
 		SessionID: cv.id, Task: st.Task, CodeFile: ex.CodeFile, Code: ex.Code, TestFile: ex.TestFile, Tests: ex.Tests,
 		TestCount: ex.TestCount, Checked: ex.Checked, Passed: ex.Passed, Failures: ex.Failures,
 		Ranked: st.Candidates, Explanation: explain(st), Stop: st.StopMessage,
+		Conflict: st.ConflictMessage,
 	}
 	if len(r.Ranked) > maxRanked {
 		r.Ranked = r.Ranked[:maxRanked]

@@ -54,6 +54,10 @@ type State struct {
 	Done bool `json:"done"`
 	// Stop explains why the questions ended.
 	Stop string `json:"stop,omitempty"`
+	// Conflict says, when no candidate agrees with all the answers, that
+	// the remaining ones are the closest and whether the model was asked
+	// for new candidates with the approved tests; tell the human.
+	Conflict string `json:"conflict,omitempty"`
 	// Total and Remaining count the candidates at the start and now.
 	Total     api.Counts `json:"total"`
 	Remaining api.Counts `json:"remaining"`
@@ -84,6 +88,9 @@ type Result struct {
 	Explanation []string `json:"explanation"`
 	// Stop says why the questions ended.
 	Stop string `json:"stop,omitempty"`
+	// Conflict says, when no candidate agrees with all the answers, that
+	// the code is the closest and fails some approved tests (Failures).
+	Conflict string `json:"conflict,omitempty"`
 	// Files are the files written into the client's workspace root, if any.
 	Files []string `json:"files,omitempty"`
 }

@@ -273,6 +273,7 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
+	conv.UseBuilder(s.opts.Builder, nil)
 	id := newID()
 	e := &entry{conv: conv}
 	if err := s.persist(r.Context(), id, e); err != nil {
@@ -321,6 +322,7 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
+	conv.UseBuilder(s.opts.Builder, nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clock++

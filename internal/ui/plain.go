@@ -89,6 +89,9 @@ func (o PlainOptions) Run(ctx context.Context, c *interact.Conversation, in io.R
 		s := c.State("")
 		if s.Done {
 			fmt.Fprintf(out, "\n%s\n", s.StopMessage)
+			if s.ConflictMessage != "" {
+				fmt.Fprintf(out, "%s\n", s.ConflictMessage)
+			}
 			res, again, err := plainChoose(c, s, read, out)
 			if ctx.Err() != nil {
 				return interrupted()
@@ -189,7 +192,11 @@ func plainApply(ctx context.Context, c *interact.Conversation, q *api.Question, 
 	if err := c.Answer(ctx, q.Test, cmd.verb, cmd.value); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "→ %s\n", countsLine(c.State("")))
+	s := c.State("")
+	fmt.Fprintf(out, "→ %s\n", countsLine(s))
+	if s.ConflictMessage != "" && !s.Done {
+		fmt.Fprintf(out, "%s\n", s.ConflictMessage)
+	}
 	return nil
 }
 
@@ -205,7 +212,7 @@ func exportPrompt(n int) string {
 // reports again when the user undid an answer and the questions resume.
 func plainChoose(c *interact.Conversation, s api.Session, read func() (string, bool), out io.Writer) (Result, bool, error) {
 	if len(s.Candidates) == 0 {
-		fmt.Fprintln(out, "No candidate remains. Type u to undo the last answer, or press Enter to give up.")
+		fmt.Fprintln(out, "There is no candidate to choose from. Type u to undo the last answer, or press Enter to give up.")
 		for {
 			fmt.Fprint(out, "> ")
 			line, ok := read()

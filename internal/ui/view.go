@@ -15,6 +15,7 @@ var (
 	dimStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("8"))
 	errStyle   = lipgloss.NewStyle().Foreground(lipgloss.Color("9")).Bold(true)
 	okStyle    = lipgloss.NewStyle().Foreground(lipgloss.Color("10"))
+	warnStyle  = lipgloss.NewStyle().Foreground(lipgloss.Color("11"))
 	keyStyle   = lipgloss.NewStyle().Bold(true)
 )
 
@@ -180,6 +181,10 @@ func (m *model) askLines(w, h int) []string {
 	if m.err != "" {
 		msgs = append(msgs, split(errStyle.Render("! "+m.err), w)...)
 	}
+	if msg := m.state.ConflictMessage; msg != "" {
+		// No candidate agrees with every answer: said before anything else.
+		msgs = append(split(warnStyle.Render(strings.Join(wrap(msg, w), "\n")), w), msgs...)
+	}
 	stub := split(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.state.Task.Language, m.colour), w)
 	hist := m.historyLines(w)
 	minHist, allHist := 0, 0 // the header and the latest answer, or all
@@ -297,6 +302,9 @@ func (m *model) finalLines(w, h int) []string {
 	s := m.state
 	head := []string{m.titleLine(), ""}
 	head = append(head, split(s.StopMessage, w)...)
+	if s.ConflictMessage != "" {
+		head = append(head, split(warnStyle.Render(ansi.Wrap(s.ConflictMessage, w, "")), w)...)
+	}
 	head = append(head, split(fmt.Sprintf("%s after %s.", countsLine(s), plural(len(s.History), "answer")), w)...)
 	head = append(head, "")
 	var foot []string

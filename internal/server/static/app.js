@@ -252,6 +252,13 @@ function renderHistory(ol, panel) {
   panel.hidden = state.history.length === 0;
 }
 
+// renderConflict says, when no candidate agrees with all the answers, that
+// the remaining ones are the closest and what the model was asked.
+function renderConflict(el) {
+  el.textContent = state.conflict_message || "";
+  el.hidden = !state.conflict_message;
+}
+
 function renderMeter() {
   $("remaining-samples").textContent = state.remaining.samples;
   $("total-samples").textContent = state.total.samples;
@@ -282,11 +289,13 @@ function renderAsk() {
   $("output-value").value = "";
   $("btn-undo").disabled = state.history.length === 0;
   renderMeter();
+  renderConflict($("conflict"));
   renderHistory($("history"), $("history-panel"));
   renderCandidates($("candidates"), state.candidates, false);
   let said = "";
   const last = state.history[state.history.length - 1];
   if (last) said = "Answer " + last.number + ": " + verdictWord(last) + ". ";
+  if (state.conflict_message) said += state.conflict_message + " ";
   announce(said + samples(state.remaining.samples) + " of " + state.total.samples + " left. Question " + q.number +
     ": is this what your function should do? " + q.prompt);
 }
@@ -318,6 +327,7 @@ async function renderFinal() {
   show("final");
   $("final-title").textContent = state.task.title || state.task.name;
   $("stop-message").textContent = state.stop_message || "";
+  renderConflict($("final-conflict"));
   const n = state.history.length;
   $("final-summary").textContent = "You answered " + n + (n === 1 ? " question" : " questions") + "; " +
     samples(state.remaining.samples) + " of " + state.total.samples + " remain, in " +
@@ -328,7 +338,8 @@ async function renderFinal() {
   $("diff-panel").hidden = top.length < 2;
   if (top.length >= 2) renderDiff($("diff"), top[0].program, top[1].program);
   $("diff-tied").textContent = top.length >= 2 && top[0].rank === top[1].rank ? " (tied: ranked equal)" : "";
-  announce("Done: " + (state.stop_message || "") + " " + $("final-summary").textContent);
+  announce("Done: " + (state.stop_message || "") + " " + (state.conflict_message ? state.conflict_message + " " : "") +
+    $("final-summary").textContent);
   if (top.length === 0) {
     for (const id of ["code-file", "test-file", "check"]) $(id).textContent = "";
     $("export-code").textContent = "";
