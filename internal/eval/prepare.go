@@ -63,10 +63,11 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		tests[j] = t.Test
 		tests[j].Entry = p.EntryPoint // even if a builtin's name (MBPP's sum)
 	}
-	ins, err := inputs.Generate(ctx, runner, inputs.Request{Entry: p.EntryPoint, Prompt: p.Prompt, Signature: p.Signature, Tests: tests, MaxInputs: MaxInputs})
+	pool, err := inputs.Collect(ctx, runner, inputs.Request{Entry: p.EntryPoint, Prompt: p.Prompt, Signature: p.Signature, Tests: tests, MaxInputs: MaxInputs})
 	if err != nil {
 		return Problem{}, fmt.Errorf("inputs of %s: %w", p.ID, err)
 	}
+	ins := pool.Inputs
 	// Columns: the tests, the inputs (the call matrix), the hidden tests.
 	for _, in := range ins {
 		tests = append(tests, in.Test())
@@ -176,7 +177,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	tab, usable := oracle.NewTable(eqPrograms, eq, eqResults, len(programs), tests[:ng], ref[:ng])
 	out.Comparer = tab
 	out.User = &oracle.User{Key: p.ID, Tests: tests[:ng], Reference: ref[:ng], Usable: usable}
-	if err := out.synthesize(ctx, runner, ins, ref[:nt], tab); err != nil {
+	if err := out.synthesize(ctx, runner, ins, pool.Unlike, ref[:nt], tab); err != nil {
 		return Problem{}, fmt.Errorf("synthesized questions of %s: %w", p.ID, err)
 	}
 	return out, nil

@@ -20,7 +20,9 @@ const MaxInputs = inputs.DefaultMaxInputs
 // synthesize turns the problem's columns after its Generated tests — the
 // calls of the input pool ins, run on every candidate (Results) and on the
 // reference (ref, which also covers the generated tests) — into
-// synthesized questions, and appends them to Tests and Results:
+// synthesized questions, and appends them to Tests and Results (unlike[j]
+// marks generated test j, and the question about its call, atypical:
+// inputs.Pool.Unlike):
 //
 //   - one per distinct call (with its setup) of the generated tests
 //     `assert CALL == EXPECTED`, whose value each candidate's call returned
@@ -31,7 +33,7 @@ const MaxInputs = inputs.DefaultMaxInputs
 // sandbox), so that the simulated user, the Output-mode comparisons
 // (tab) and the selectors compare values as Python does, and extends the
 // simulated user with the reference's results on the questions' calls.
-func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []inputs.Input, ref []execute.Result, tab *oracle.Table) error {
+func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []inputs.Input, unlike []bool, ref []execute.Result, tab *oracle.Table) error {
 	ng := p.Generated
 	var syn []extract.Test
 	tests := make([]execute.Test, ng)
@@ -105,6 +107,13 @@ func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []in
 	p.Atypical = make([]bool, len(p.Tests))
 	for i, in := range ins {
 		p.Atypical[len(p.Tests)-len(ins)+i] = in.Atypical
+	}
+	// A generated test whose call is unlike most seeds, and the question
+	// about its call, are atypical too.
+	for k, j := range col[:len(col)-len(ins)] {
+		if j < len(unlike) && unlike[j] {
+			p.Atypical[j], p.Atypical[ng+k] = true, true
+		}
 	}
 	p.ValueClass = classes
 	p.Inputs = len(ins)

@@ -94,12 +94,26 @@ type pyTest struct {
 	Input string `json:"input,omitempty"`
 }
 
-// Generate builds the input pool of a problem in the sandbox (see the
+// Pool is a problem's input pool, and what collecting it found about the
+// tests' own calls.
+type Pool struct {
+	// Inputs are the calls of the pool.
+	Inputs []Input
+	// Unlike[i] reports that Request.Tests[i]'s own call is unlike most
+	// seeds (at least five): it lacks a property nine in ten of them share,
+	// or uses a character that fewer than two of them (and fewer than one in
+	// ten) use. A model's test may ask about an input outside the
+	// function's domain, where any answer is arbitrary: such a question is
+	// atypical (rank.OutcomesInput.Atypical).
+	Unlike []bool
+}
+
+// Collect builds the input pool of a problem in the sandbox (see the
 // package doc for what it holds and in which order). Its cost is one
 // sandboxed call. It is safe for concurrent use if c is.
-func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
+func Collect(ctx context.Context, c Caller, req Request) (Pool, error) {
 	if req.Entry == "" {
-		return nil, nil
+		return Pool{Unlike: make([]bool, len(req.Tests))}, nil
 	}
 	if req.MaxInputs <= 0 {
 		req.MaxInputs = DefaultMaxInputs
@@ -118,9 +132,21 @@ func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
 	}
 	var out collectReply
 	if err := c.Call(ctx, Python, "collect", arg, &out); err != nil {
-		return nil, fmt.Errorf("build the inputs of %s: %w", req.Entry, err)
+		return Pool{}, fmt.Errorf("build the inputs of %s: %w", req.Entry, err)
 	}
-	return out.Inputs, nil
+	if out.Unlike == nil {
+		out.Unlike = make([]bool, len(req.Tests))
+	}
+	if len(out.Unlike) != len(req.Tests) {
+		return Pool{}, fmt.Errorf("build the inputs of %s: %d flags for %d tests", req.Entry, len(out.Unlike), len(req.Tests))
+	}
+	return Pool{Inputs: out.Inputs, Unlike: out.Unlike}, nil
+}
+
+// Generate returns the input pool of Collect.
+func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
+	p, err := Collect(ctx, c, req)
+	return p.Inputs, err
 }
 
 // MaxTimeouts is how many calls of the input pool a program may time out on:

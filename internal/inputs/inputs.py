@@ -497,7 +497,46 @@ def collect(arg):
                         later.append((args, kwargs))
     for c in later:
         add(c, "mutation", True)
-    return {"inputs": out}
+    return {"inputs": out, "unlike": _unlike_tests(tests, seeds, entry)}
+
+
+def _unlike_tests(tests, seeds, entry):
+    """For each test, whether its own call is unlike most seeds: among at
+    least MIN_SEEDS seeds, it lacks a property that MOST of them share, or
+    uses a character that fewer than two seeds (and fewer than one in ten)
+    use. The model's tests are guesses: one of them may ask about an input
+    outside the function's domain (an arithmetic expression given to a
+    function of parentheses), where any answer is arbitrary."""
+    out = [False] * len(tests)
+    calls = [c for _, _, c in seeds]
+    if len(calls) < MIN_SEEDS:
+        return out
+    feats, chars = collections.defaultdict(collections.Counter), collections.defaultdict(collections.Counter)
+    for args, kwargs in calls:
+        for key, v in list(enumerate(args)) + list(kwargs):
+            feats[key].update(_features(v))
+            chars[key].update(_chars(v))
+    for i, t in enumerate(tests):
+        if not t.get("input") or t.get("setup"):
+            continue
+        try:
+            c = _literal_call(ast.parse(t["input"], mode="eval").body, entry)
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            c = None
+        if c is None:
+            continue
+        args, kwargs = c
+        for key, v in list(enumerate(args)) + list(kwargs):
+            f = _features(v)
+            if any(n >= MOST * len(calls) and x not in f for x, n in feats[key].items()):
+                out[i] = True
+            if any(chars[key][ch] < max(2, len(calls) / 10) for ch in _chars(v)):
+                out[i] = True
+    return out
+
+
+MIN_SEEDS = 5  # seeds needed to call a test's call unlike most of them
+MOST = 0.9  # the share of seeds that makes a property the rule
 
 
 # ---------------------------------------------------------------- invariants

@@ -52,6 +52,18 @@ class CollectTest(unittest.TestCase):
         self.assertEqual([i["call"] for i in pool[:2]], ["top([-3, -4, 5], 3)", "top([4, -4, 4], 2)"])
         self.assertEqual(pool[0]["origin"], "example")
 
+    def test_unlike_tests(self):
+        # Six tests on strings of parentheses and spaces, one on an
+        # arithmetic expression: its call is unlike most seeds.
+        calls = ["'()'", "'(())'", "'()()'", "'(()) ()'", "'((()))'", "'() (())'", "'(1 + 2) * 3'"]
+        tests = [{"code": "assert f(%s) == [1]" % c, "input": "f(%s)" % c} for c in calls]
+        got = inputs.collect({"entry": "f", "prompt": "", "signature": "def f(s):", "tests": tests,
+                              "max_inputs": 8, "seed": 1})
+        self.assertEqual(got["unlike"], [False] * 6 + [True])
+        few = inputs.collect({"entry": "f", "prompt": "", "signature": "def f(s):", "tests": tests[-3:],
+                              "max_inputs": 8, "seed": 1})
+        self.assertEqual(few["unlike"], [False] * 3, "too few seeds to tell")
+
     def test_features(self):
         for value, has, lacks in [
             ("a b", {"spaced", "lower", "len>=2"}, {"nospace", "alpha"}),

@@ -19,6 +19,7 @@ type collectArg struct {
 // collectReply is what collect returns.
 type collectReply struct {
 	Inputs []Input `json:"inputs"`
+	Unlike []bool  `json:"unlike"`
 }
 
 // classesArg is the argument of inputs.py's classes.

@@ -120,10 +120,11 @@ type OutcomesInput struct {
 	// passes is decided per question by a pivot value (Query.Pivot). nil
 	// means no test is.
 	Synthesized []bool
-	// Atypical[t] reports that synthesized question t asks about an input
-	// unlike every written example (package inputs: it breaks a property
-	// all the seeds share): infogain takes the chance that the user calls
-	// it undefined to be at least AtypicalUndefined. nil means none is.
+	// Atypical[t] reports that question t asks about an input unlike the
+	// written examples (package inputs: a mutation that breaks a property
+	// all the seeds share, or a generated test whose call is unlike most
+	// seeds): infogain takes the chance that the user calls it undefined to
+	// be at least AtypicalUndefined. nil means none is.
 	Atypical []bool
 	// ValueClass numbers returned values by Python's == (inputs.Classes):
 	// reprs with the same number stand for equal values, so they are one
@@ -357,7 +358,7 @@ func (p *Outcomes) Raises(c, t int) bool {
 // atypical reports whether test t is a synthesized question about an input
 // unlike every written example (OutcomesInput.Atypical).
 func (p *Outcomes) atypical(t int) bool {
-	return p.synth(t) && p.in.Atypical != nil && p.in.Atypical[t]
+	return p.in.Atypical != nil && p.in.Atypical[t]
 }
 
 // synth reports whether test t is a synthesized question.
