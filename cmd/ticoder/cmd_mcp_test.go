@@ -374,22 +374,29 @@ func describe(pids []int) string {
 // mcpTools are the tools ticoder mcp lists, in name order.
 var mcpTools = []string{"answer_question", "check_code", "clarify", "estimate_quality", "finish", "start_clarification", "undo"}
 
-// TestReadmeMCP keeps the README's MCP section true: every tool is named,
-// and every configuration snippet is valid JSON that starts ticoder mcp or
-// points at its /mcp endpoint.
+// TestReadmeMCP keeps the MCP page (docs/mcp.md, linked from the README)
+// true: every tool is named, and every configuration snippet is valid JSON
+// that starts ticoder mcp or points at its /mcp endpoint.
 func TestReadmeMCP(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "README.md"))
+	root := testutil.RepoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(b), "### `ticoder mcp`")
-	if !ok {
-		t.Fatal("README has no section on ticoder mcp")
+	if !strings.Contains(string(readme), "(docs/mcp.md)") {
+		t.Error("README does not link docs/mcp.md")
 	}
-	sec, _, _ = strings.Cut(sec, "\n### ")
+	b, err := os.ReadFile(filepath.Join(root, "docs", "mcp.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(b), "# `ticoder mcp`")
+	if !ok {
+		t.Fatal("docs/mcp.md has no section on ticoder mcp")
+	}
 	for _, tool := range mcpTools {
 		if !strings.Contains(sec, "`"+tool+"`") {
-			t.Errorf("the README's MCP section does not name the tool %s", tool)
+			t.Errorf("docs/mcp.md does not name the tool %s", tool)
 		}
 	}
 	var snippets []string
@@ -402,15 +409,15 @@ func TestReadmeMCP(t *testing.T) {
 		snippets = append(snippets, "{"+snippet+"}")
 	}
 	if len(snippets) < 4 {
-		t.Fatalf("%d JSON snippets in the README's MCP section, want one per client and the HTTP form", len(snippets))
+		t.Fatalf("%d JSON snippets in docs/mcp.md, want one per client and the HTTP form", len(snippets))
 	}
 	for _, s := range snippets {
 		var v any
 		if err := json.Unmarshal([]byte(s), &v); err != nil {
-			t.Errorf("README snippet is not JSON: %v\n%s", err, s)
+			t.Errorf("docs/mcp.md snippet is not JSON: %v\n%s", err, s)
 		}
 		if !strings.Contains(s, `"args": ["mcp"`) && !strings.Contains(s, `/mcp"`) {
-			t.Errorf("README snippet neither starts ticoder mcp nor points at /mcp:\n%s", s)
+			t.Errorf("docs/mcp.md snippet neither starts ticoder mcp nor points at /mcp:\n%s", s)
 		}
 	}
 }

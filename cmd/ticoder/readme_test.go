@@ -57,15 +57,29 @@ func TestReadmeSpeaksToUsers(t *testing.T) {
 	}
 }
 
-// TestReadmeDataPaths: every data file a README example reads either comes
-// with `ticoder data fetch` or is listed, with where to get it, in the
-// README's table of data that fetch does not download.
+// TestReadmeDataPaths: every data file an example in the README or in
+// docs/*.md reads either comes with `ticoder data fetch` or is listed, with
+// where to get it, in the README's table of data that fetch does not
+// download.
 func TestReadmeDataPaths(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(testutil.RepoRoot(t), "README.md"))
+	root := testutil.RepoRoot(t)
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(readme)
+	pages, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := text
+	for _, p := range pages {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all += "\n" + string(b)
+	}
 	const heading = "#### Data that `data fetch` does not download"
 	i := strings.Index(text, heading)
 	if i < 0 {
@@ -79,9 +93,9 @@ func TestReadmeDataPaths(t *testing.T) {
 	for _, s := range dataset.Known() {
 		fetched[s.File] = true
 	}
-	uses := regexp.MustCompile(`\$TICODER_DATA/([A-Za-z0-9_./-]+)`).FindAllStringSubmatch(text, -1)
+	uses := regexp.MustCompile(`\$TICODER_DATA/([A-Za-z0-9_./-]+)`).FindAllStringSubmatch(all, -1)
 	if len(uses) == 0 {
-		t.Fatal("no $TICODER_DATA path in the README")
+		t.Fatal("no $TICODER_DATA path in the README or docs/")
 	}
 	for _, m := range uses {
 		path := strings.TrimRight(m[1], ".")
@@ -90,7 +104,7 @@ func TestReadmeDataPaths(t *testing.T) {
 		}
 		dir, file := filepath.Split(path)
 		if !strings.Contains(table, "`"+path+"`") && !strings.Contains(table, "`"+file+"`") && !strings.Contains(table, "`"+strings.TrimSuffix(dir, "/")) {
-			t.Errorf("README example reads $TICODER_DATA/%s, which data fetch does not download and the table does not list", path)
+			t.Errorf("an example in the README or docs/ reads $TICODER_DATA/%s, which data fetch does not download and the table does not list", path)
 		}
 	}
 	for _, want := range []string{"samples/humaneval-codegen16b/", "cqe/mbpp-codestral-22b.jsonl", "microsoft/CodeT", "licence"} {
