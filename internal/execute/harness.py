@@ -1457,13 +1457,15 @@ class Session:
     def read_test(self, began, limit, bell):
         """Reads C's message for a test that began at began (monotonic
         seconds) and may take limit seconds of C's own time; returns it with
-        the deadline it was read by. Time that C spent ready to run but
-        waiting for a CPU (its run-queue delay, /proc/PID/schedstat, which
-        only a loaded machine adds) does not count, up to WAIT_FACTOR times
-        the limit plus WAIT_EXTRA: on a quiet machine this is the wall
-        clock, and a loaded machine's verdicts are a quiet one's. The delay
-        is C's since it started (its earlier tests' too), so a test may get
-        more, never less, than its limit. Raises TimedOut."""
+        the deadline it was read by. What a loaded machine adds does not
+        count, up to WAIT_FACTOR times the limit plus WAIT_EXTRA: time that
+        C spent ready to run but waiting for a CPU (its run-queue delay,
+        /proc/PID/schedstat), and, while C has not yet run for the limit in
+        all, the time it spent waiting for the worker (a worker that waits
+        for a CPU feeds C late). On a quiet machine this is the wall clock,
+        and a loaded machine's verdicts are a quiet one's. Both are C's
+        since it started (its earlier tests' too), so a test may get more,
+        never less, than its limit. Raises TimedOut."""
         deadline = began + limit
         cap = began + limit * WAIT_FACTOR + WAIT_EXTRA
         while True:
@@ -1471,11 +1473,18 @@ class Session:
                 return self.read(deadline, bell), deadline
             except TimedOut:
                 try:
-                    waited = run_queue_delay(self.pid())
+                    st = sched_times(self.pid())
                 except Dirty:
-                    waited = None
-                later = None if waited is None else min(began + limit + waited, cap)
-                if later is None or later <= _mono():
+                    st = None
+                now = _mono()
+                later = None
+                if st is not None:
+                    ran, waited = st
+                    later = began + limit + waited
+                    if ran < limit:
+                        later = max(later, now + max(limit - ran, 0.002))
+                    later = min(later, cap)
+                if later is None or later <= now:
                     raise
                 deadline = later
 
@@ -1760,14 +1769,15 @@ WAIT_FACTOR = 4  # a test may wait for a CPU until WAIT_FACTOR times its limit
 WAIT_EXTRA = 1.0  # plus this many seconds (see Session.read_test)
 
 
-def run_queue_delay(pid):
-    """Seconds that process pid has spent ready to run but waiting for a
-    CPU since it started (the second field of /proc/PID/schedstat), or None
-    when that cannot be read."""
+def sched_times(pid):
+    """Seconds that process pid has run on a CPU and spent ready to run but
+    waiting for one, since it started (/proc/PID/schedstat), or None when
+    they cannot be read."""
     try:
         with open("/proc/%d/schedstat" % pid, "rb") as f:
-            return int(f.read().split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):
+            ran, waited = f.read().split()[:2]
+        return int(ran) / 1e9, int(waited) / 1e9
+    except (OSError, ValueError):
         return None
 
 
