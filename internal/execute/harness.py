@@ -1458,13 +1458,14 @@ class Session:
         """Reads C's message for a test that began at began (monotonic
         seconds) and may take limit seconds of C's own time; returns it with
         the deadline it was read by. What a loaded machine adds does not
-        count, up to WAIT_FACTOR times the limit plus WAIT_EXTRA: time that
-        C spent ready to run but waiting for a CPU (its run-queue delay,
-        /proc/PID/schedstat), and, while C has not yet run for the limit in
-        all, the time it spent waiting for the worker (a worker that waits
-        for a CPU feeds C late). On a quiet machine this is the wall clock,
-        and a loaded machine's verdicts are a quiet one's. Both are C's
-        since it started (its earlier tests' too), so a test may get more,
+        count, up to WAIT_FACTOR times the limit plus WAIT_EXTRA: the time C
+        spent ready to run but waiting for a CPU (its run-queue delay,
+        /proc/PID/schedstat, since it started: its earlier tests' too), and
+        the time from began until C started (a zygote that waits for a CPU
+        forks C late), and while C is ready to run but has run for less than
+        the limit in all, the rest of the limit (the kernel counts a wait
+        only once it ends). On a quiet machine this is the wall clock, and
+        a loaded machine's verdicts are a quiet one's; a test may get more,
         never less, than its limit. Raises TimedOut."""
         deadline = began + limit
         cap = began + limit * WAIT_FACTOR + WAIT_EXTRA
@@ -1473,19 +1474,20 @@ class Session:
                 return self.read(deadline, bell), deadline
             except TimedOut:
                 try:
-                    st = sched_times(self.pid())
+                    st = load_delay(self.pid(), began)
                 except Dirty:
                     st = None
-                now = _mono()
                 later = None
                 if st is not None:
-                    ran, waited = st
-                    later = began + limit + waited
-                    if ran < limit:
-                        later = max(later, now + max(limit - ran, 0.002))
+                    lost, ran, ready = st
+                    later = began + limit + lost
+                    if ready and ran < limit:
+                        later = max(later, _mono() + max(limit - ran, LAST_LOOK))
                     later = min(later, cap)
-                if later is None or later <= now:
-                    raise
+                if later is None or later <= _mono():
+                    # C may have answered while this worker itself waited
+                    # for a CPU: a last look at the pipe, then the timeout.
+                    return self.read(_mono() + LAST_LOOK, bell), deadline
                 deadline = later
 
     def call(self, name, args, kwargs, deadline):
@@ -1767,18 +1769,31 @@ def judge_value(w, msg):
 
 WAIT_FACTOR = 4  # a test may wait for a CPU until WAIT_FACTOR times its limit
 WAIT_EXTRA = 1.0  # plus this many seconds (see Session.read_test)
+LAST_LOOK = 0.001  # seconds a timed-out test's reader looks once more at the pipe
 
 
-def sched_times(pid):
-    """Seconds that process pid has run on a CPU and spent ready to run but
-    waiting for one, since it started (/proc/PID/schedstat), or None when
-    they cannot be read."""
+_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def load_delay(pid, since):
+    """(lost, ran, ready) of process pid, or None when /proc cannot tell:
+    lost is the seconds of its life that a loaded machine took, its
+    run-queue delay so far (the second field of /proc/PID/schedstat) plus
+    how long after since (monotonic seconds) it started; ran the seconds it
+    has run on a CPU; ready whether it is running or ready to run now."""
     try:
         with open("/proc/%d/schedstat" % pid, "rb") as f:
-            ran, waited = f.read().split()[:2]
-        return int(ran) / 1e9, int(waited) / 1e9
-    except (OSError, ValueError):
+            ran, waited = (int(x) / 1e9 for x in f.read().split()[:2])
+        with open("/proc/%d/stat" % pid, "rb") as f:
+            stat = f.read()
+        fields = stat[stat.rindex(b")") + 2:].split()
+        start = int(fields[19]) / _TICKS  # seconds after boot
+        with open("/proc/uptime", "rb") as f:
+            up = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
         return None
+    started = _mono() - (up - start)
+    return waited + max(0.0, started - since), ran, fields[0] == b"R"
 
 
 def c_seconds(s, elapsed):

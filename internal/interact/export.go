@@ -85,8 +85,9 @@ func exportOf(f lang.Files) api.Export {
 }
 
 // PytestFile renders approved tests as pytest functions that import the
-// code from module, and lists rejected tests as comments. It returns the
-// file and the number of test functions.
+// code from module, and lists rejected tests as comments, with strings
+// quoted as the questions showed them (reprQuotes). It returns the file and
+// the number of test functions.
 func PytestFile(module, entry string, approved, rejected []execute.Test) (string, int) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "\"\"\"Tests of %s approved with ticoder.\"\"\"\n", entry)
@@ -97,7 +98,7 @@ func PytestFile(module, entry string, approved, rejected []execute.Test) (string
 	fn := moduleName(entry)
 	for i, t := range approved {
 		fmt.Fprintf(&b, "\n\ndef test_%s_%d():\n", fn, i+1)
-		for _, line := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+		for _, line := range strings.Split(strings.TrimRight(reprQuotes(t.String()), "\n"), "\n") {
 			if strings.TrimSpace(line) == "" {
 				b.WriteString("\n")
 				continue
@@ -108,7 +109,7 @@ func PytestFile(module, entry string, approved, rejected []execute.Test) (string
 	if len(rejected) > 0 {
 		b.WriteString("\n\n# Tests you rejected (they do not match your intent):\n")
 		for _, t := range rejected {
-			for _, line := range strings.Split(strings.TrimRight(t.String(), "\n"), "\n") {
+			for _, line := range strings.Split(strings.TrimRight(reprQuotes(t.String()), "\n"), "\n") {
 				b.WriteString("#   " + line + "\n")
 			}
 		}
