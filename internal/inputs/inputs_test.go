@@ -260,3 +260,21 @@ func TestRunOrder(t *testing.T) {
 		t.Errorf("RunOrder (-want +got):\n%s", d)
 	}
 }
+
+// TestCollectUnlike: Collect reports, for each test, whether its call is
+// unlike most seeds (one flag per test, through the wire).
+func TestCollectUnlike(t *testing.T) {
+	calls := []string{"'()'", "'(())'", "'()()'", "'(()) ()'", "'((()))'", "'() (())'", "'(1 + 2) * 3'"}
+	tests := make([]execute.Test, len(calls))
+	for i, c := range calls {
+		tests[i] = execute.Test{Code: "assert f(" + c + ") == [1]", Input: "f(" + c + ")", Expected: "[1]"}
+	}
+	p, err := Collect(context.Background(), testutil.Pool(t), Request{Entry: "f", Tests: tests, MaxInputs: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []bool{false, false, false, false, false, false, true}
+	if d := cmp.Diff(want, p.Unlike); d != "" {
+		t.Errorf("Unlike (-want +got):\n%s", d)
+	}
+}

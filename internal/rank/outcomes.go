@@ -355,8 +355,8 @@ func (p *Outcomes) Raises(c, t int) bool {
 	return p.pf[c][t] == partError
 }
 
-// atypical reports whether test t is a synthesized question about an input
-// unlike every written example (OutcomesInput.Atypical).
+// atypical reports whether question t asks about an input unlike the
+// written examples (OutcomesInput.Atypical).
 func (p *Outcomes) atypical(t int) bool {
 	return p.in.Atypical != nil && p.in.Atypical[t]
 }
