@@ -35,19 +35,14 @@ type ModelGenerator struct {
 // them.
 func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes, tests int, rep progress.Reporter) ([]extract.Candidate, []extract.Test, error) {
 	rep = progress.OrNop(rep)
-	o := generate.Options{Codes: codes, Tests: tests, Temperature: g.Temperature, TopP: g.TopP}
+	o := generate.Options{Codes: codes, Tests: tests}
 	if o.Codes <= 0 {
 		o.Codes = DefaultSamples
 	}
 	if o.Tests <= 0 {
 		o.Tests = DefaultSamples
 	}
-	if o.Temperature == 0 {
-		o.Temperature = generate.DefaultTemperature
-	}
-	if o.TopP == 0 {
-		o.TopP = generate.DefaultTopP
-	}
+	o.Temperature, o.TopP = g.sampling()
 	rep.Start("ask the model", 2)
 	defer rep.Finish()
 	if l, te, ok := extractorOf(p.Language); ok {
@@ -73,6 +68,19 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 		return nil, nil, fmt.Errorf("%w: the model wrote none for %s", ErrNoTests, p.EntryPoint)
 	}
 	return r.Candidates, r.Tests, nil
+}
+
+// sampling returns the sampling parameters, the paper's defaults
+// (generate.DefaultTemperature and generate.DefaultTopP) where g sets none.
+func (g *ModelGenerator) sampling() (temperature, topP float64) {
+	temperature, topP = g.Temperature, g.TopP
+	if temperature == 0 {
+		temperature = generate.DefaultTemperature
+	}
+	if topP == 0 {
+		topP = generate.DefaultTopP
+	}
+	return temperature, topP
 }
 
 // modelError says which model failed; the llm error says what to do.

@@ -41,13 +41,7 @@ func (g *ModelGenerator) Regenerate(ctx context.Context, p dataset.Problem, must
 	if codes <= 0 {
 		codes = DefaultSamples
 	}
-	temp, topP := g.Temperature, g.TopP
-	if temp == 0 {
-		temp = generate.DefaultTemperature
-	}
-	if topP == 0 {
-		topP = generate.DefaultTopP
-	}
+	temp, topP := g.sampling()
 	rep.Start("ask the model for new candidates with your approved tests", 1)
 	defer rep.Finish()
 	if l, _, ok := extractorOf(p.Language); ok {
