@@ -45,6 +45,7 @@ type evalOptions struct {
 	offline      bool
 	quiet        bool
 	reqTimeout   time.Duration // --request-timeout
+	contracts    string        // --contracts: auto, none or a file
 	progress     progress.Reporter
 	stdout       io.Writer
 	// stderr receives the messages of the run (resuming, failed problems);
@@ -74,6 +75,15 @@ settings of those results; a rerun with other settings is refused, so that
 the files always describe one benchmark), summary.md (tables shaped like the
 TiCoder paper's Table IV), summary.csv, summary.json, and
 pass1_RANK_SETTING.png/.svg (pass@1 against m).
+
+The simulated user knows which inputs the function is meant for: where a
+question's input breaks the problem's input contract (the validity
+assertions EvalPlus wrote for every HumanEval and MBPP problem, read from
+humanevalplus/ and mbppplus/ in the data directory), it answers "invalid
+input" (undefined) instead of with whatever the reference does there.
+--contracts none answers every question from the reference alone, as
+before; a problem whose contract rejects one of its own hidden tests is
+answered without it.
 
 A problem that cannot be run (e.g. replay:DIR holds no recording of it) is
 reported and left out, and the run goes on; the command then exits with
@@ -115,6 +125,7 @@ so the strict runs are always reported beside them.`,
 	f.IntVar(&o.jobs, "jobs", 4, "problems prepared at once")
 	f.BoolVar(&o.offline, "offline", false, "answer model requests only from the response cache")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
+	f.StringVar(&o.contracts, "contracts", "auto", "input contracts the simulated user rejects invalid inputs by: auto (EvalPlus's for HumanEval and MBPP, when the data directory has them), none, or an EvalPlus JSONL file")
 	addRequestTimeout(f, &o.reqTimeout)
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("model")
@@ -172,6 +183,11 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
+	contracts, err := o.readContracts(ctx, dataset.DataDir(g.dataDir), ds.Name)
+	if err != nil {
+		return err
+	}
+	contracts.Attach(problems)
 	problems, noReference := withReference(problems)
 	if len(problems) == 0 {
 		return fmt.Errorf("none of the %d problems has a reference solution to answer the questions: nothing to evaluate", len(noReference))
@@ -186,6 +202,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		Dataset: ds.Name, Problems: problems, Model: o.model, Style: o.style,
 		Generate: generate.Options{Codes: o.codes, Tests: o.tests, Temperature: o.temperature, TopP: o.topP},
 		Eval:     cfg, Limits: eval.Limits{Timeout: o.timeout}.WithDefaults(), Dir: o.out, Jobs: o.jobs, Started: start,
+		Contracts: contracts.Name(),
 	})
 	if errors.Is(err, eval.ErrOtherSettings) {
 		return usageError{fmt.Errorf("%w. Rerun with the same settings to resume, or give another --out (results.jsonl there is kept as it is)", err)}
@@ -244,6 +261,30 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 			len(out.Failed), len(problems), filepath.Join(o.out, "summary.md"))
 	}
 	return nil
+}
+
+// readContracts reads the input contracts --contracts names: nil for
+// none, and for auto where the dataset has none or the data directory
+// lacks their file (said on stderr).
+func (o *evalOptions) readContracts(ctx context.Context, dataDir, name string) (*dataset.Contracts, error) {
+	switch o.contracts {
+	case "none":
+		return nil, nil
+	case "auto", "":
+		c, err := dataset.ContractsFor(ctx, dataDir, name)
+		if dataset.IsMissing(err) {
+			if o.stderr != nil {
+				fmt.Fprintf(o.stderr, "eval: no input contracts for %s (%v): the simulated user answers every question from the reference; run \"ticoder data fetch\" to get them, or give --contracts none to silence this\n", name, err)
+			}
+			return nil, nil
+		}
+		return c, err
+	}
+	c, err := dataset.ReadContracts(ctx, o.contracts)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--contracts: %w", err)}
+	}
+	return c, nil
 }
 
 // withReference splits problems into those with a reference solution,

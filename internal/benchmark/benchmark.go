@@ -51,6 +51,9 @@ type Config struct {
 	Limits eval.Limits
 	// Dir is the output directory.
 	Dir string
+	// Contracts names the input contracts the simulated user answers by
+	// (dataset.Contracts.Name), attached to the Problems.
+	Contracts string
 	// Jobs is how many problems are prepared at once (at least one).
 	Jobs int
 	// Started is when the invocation started, for the wall time in the
@@ -61,11 +64,16 @@ type Config struct {
 // Settings returns the settings the results are tagged with: a rerun
 // resumes only under the same.
 func (c Config) Settings() eval.Settings {
-	return eval.Settings{Dataset: c.Dataset, Model: c.Model, Config: c.Eval, Extra: map[string]string{
+	s := eval.Settings{Dataset: c.Dataset, Model: c.Model, Config: c.Eval, Extra: map[string]string{
 		"codes": fmt.Sprint(c.Generate.Codes), "tests": fmt.Sprint(c.Generate.Tests), "style": c.Style,
 		"temperature": fmt.Sprint(c.Generate.Temperature), "top_p": fmt.Sprint(c.Generate.TopP),
 		"limits": fmt.Sprintf("%+v", c.Limits),
 	}}
+	// Results of runs without contracts, from before there were any, resume.
+	if c.Contracts != "" && c.Contracts != "none" {
+		s.Extra["contracts"] = c.Contracts
+	}
+	return s
 }
 
 // Env is what a run works with.

@@ -40,4 +40,8 @@ type Problem struct {
 	// Language is the language of Prompt, Reference and Test: "" for
 	// Python, "java" for MBJP (see java.go).
 	Language string `json:"language,omitempty"`
+	// Contract, if not empty, is the input contract of the reference (see
+	// Contracts): assertions that fail on inputs the function is not meant
+	// for. Loading a dataset leaves it empty; Contracts.Attach sets it.
+	Contract string `json:"contract,omitempty"`
 }

@@ -35,7 +35,9 @@ type Generated struct {
 // sandbox through runner (whose cache makes reruns cheap):
 //
 //  1. the reference solution on every generated test and on the hidden tests
-//     (its outcomes answer the questions; its times scale the limits);
+//     (its outcomes answer the questions; its times scale the limits),
+//     guarded by the problem's input contract where it has one (see
+//     userReference);
 //  2. every candidate on every generated test and on the hidden tests (the
 //     matrix and the hidden verdicts). Tests that share a call (same setup
 //     and CALL, another EXPECTED) run the call alike: where the first such
@@ -84,13 +86,9 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 			refLimits[j] = max(refLimits[j], lim.Timeout)
 		}
 	}
-	refM, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, Timeouts: refLimits}, nil)
+	user, ref, err := userReference(ctx, runner, p, all, refLimits)
 	if err != nil {
-		return Problem{}, fmt.Errorf("run the reference of %s: %w", p.ID, err)
-	}
-	ref := refM.Results[0]
-	if ref[nt].Outcome != execute.Pass {
-		return Problem{}, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): check the dataset", p.ID, ref[nt].Outcome, ref[nt].Exception)
+		return Problem{}, err
 	}
 	// The candidates run the tests, the `assert CALL == V` comparisons of
 	// the Output mode (sharing their calls with the tests) and the hidden
@@ -164,7 +162,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	oracle.SettleTimeouts(eq, eqResults[:len(programs)], calls)
 	eqResults[len(programs)] = make([]execute.Result, len(eq))
 	if len(eq) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: eq, Timeouts: timeouts[nt : nt+len(eq)]}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: eq, Timeouts: timeouts[nt : nt+len(eq)]}, nil)
 		if err != nil {
 			return Problem{}, fmt.Errorf("compare outputs of %s: %w", p.ID, err)
 		}
@@ -173,7 +171,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, all[len(all)-1], timeouts[len(all)-1]); err != nil {
 		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
 	}
-	eqPrograms := append(append([]string{}, programs...), p.Reference)
+	eqPrograms := append(append([]string{}, programs...), user)
 	tab, usable := oracle.NewTable(eqPrograms, eq, eqResults, len(programs), tests[:ng], ref[:ng])
 	out.Comparer = tab
 	out.User = &oracle.User{Key: p.ID, Tests: tests[:ng], Reference: ref[:ng], Usable: usable}
@@ -181,6 +179,38 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		return Problem{}, fmt.Errorf("synthesized questions of %s: %w", p.ID, err)
 	}
 	return out, nil
+}
+
+// userReference returns the program the simulated user answers from and
+// its results on tests, whose last is the hidden test: the reference
+// guarded by the problem's input contract (dataset.Problem.Guarded), so
+// that the user calls an input the function is not meant for invalid
+// (the reference raises: an undefined answer) instead of answering with
+// whatever the reference does there; or the reference itself where the
+// problem has no contract, or where the guarded reference fails the hidden
+// test (a contract stricter than the benchmark's own tests).
+func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem, tests []execute.Test, limits []time.Duration) (string, []execute.Result, error) {
+	hidden := len(tests) - 1
+	if guarded, ok := p.Guarded(); ok {
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{guarded}, Tests: tests, Timeouts: limits}, nil)
+		if err != nil {
+			return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
+		}
+		if r := m.Results[0]; r[hidden].Outcome == execute.Pass {
+			return guarded, r, nil
+		}
+		slog.Debug("contract left out: the guarded reference fails the hidden test", "task", p.ID,
+			"outcome", m.Results[0][hidden].Outcome, "exception", m.Results[0][hidden].Exception)
+	}
+	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: tests, Timeouts: limits}, nil)
+	if err != nil {
+		return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
+	}
+	r := m.Results[0]
+	if r[hidden].Outcome != execute.Pass {
+		return "", nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): check the dataset", p.ID, r[hidden].Outcome, r[hidden].Exception)
+	}
+	return p.Reference, r, nil
 }
 
 // rawCorrect counts the raw samples that pass the hidden test, or returns -1

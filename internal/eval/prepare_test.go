@@ -194,3 +194,59 @@ func checkSynthesized(t *testing.T, pool execute.Runner, reference string, prob 
 		t.Errorf("output comparison (-want +got):\n%s", d)
 	}
 }
+
+// TestPrepareContract: where a question's input breaks the problem's input
+// contract, the simulated user calls it invalid (undefined) instead of
+// answering with what the reference happens to return there; on a valid
+// input it answers as the reference. A contract that rejects one of the
+// problem's own hidden tests is left out.
+func TestPrepareContract(t *testing.T) {
+	ctx := context.Background()
+	ds, err := dataset.Load(ctx, testutil.Fixtures(t), "humaneval-noexamples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ds.Get("HumanEval/0")
+	if !ok {
+		t.Fatal("no HumanEval/0")
+	}
+	pool := testutil.Pool(t)
+	g := Generated{
+		Samples: 2,
+		Candidates: []extract.Candidate{
+			{Program: p.Reference, Count: 1, First: 0},
+			{Program: p.Prompt + "    return len(numbers) < 2 or any(abs(a - b) < threshold for i, a in enumerate(numbers) for b in numbers[i+1:])\n", Count: 1, First: 1},
+		},
+		Tests: []extract.Test{
+			// The reference returns False on one number; the contract
+			// (threshold > 0) rejects a negative threshold.
+			{Test: execute.Test{Code: "assert has_close_elements([1.0], 0.5) == True", Input: "has_close_elements([1.0], 0.5)", Expected: "True"}},
+			{Test: execute.Test{Code: "assert has_close_elements([1.0, 1.2], -1.0) == False", Input: "has_close_elements([1.0, 1.2], -1.0)", Expected: "False"}},
+		},
+	}
+	for _, tc := range []struct {
+		name     string
+		contract string
+		want     []session.Verdict
+	}{
+		{"no contract", "", []session.Verdict{session.Fail, session.Pass}},
+		{"contract", "\n    assert threshold > 0, \"invalid inputs\"  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Undefined}},
+		// HumanEval/0's hidden tests have lists of several numbers: a
+		// contract that asks for one rejects them, and is left out.
+		{"contract stricter than the hidden tests", "\n    assert len(numbers) == 1  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Pass}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q := p
+			q.Contract = tc.contract
+			prob, err := Prepare(ctx, pool, q, g, Limits{Floor: time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for j, w := range tc.want {
+				if got := prob.User.Answer(rank.PassFail, session.Question{Test: j}); got.Verdict != w {
+					t.Errorf("answer to %s: %v, want %v", g.Tests[j].Input, got.Verdict, w)
+				}
+			}
+		})
+	}
+}

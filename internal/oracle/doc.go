@@ -9,7 +9,10 @@
 //     the value the reference's CALL returned, provided V evaluates back to a
 //     value equal to it (checked in the sandbox by running
 //     `assert CALL == V` on the reference); otherwise `fail`;
-//   - r is error, timeout or crash: `undefined` (a precondition violation).
+//   - r is error, timeout or crash, or the reference's CALL itself raised
+//     AssertionError (the test's comparison did not run: its own
+//     precondition, such as a guarded reference's input contract):
+//     `undefined` (a precondition violation).
 //
 // Which candidates an `output V` answer keeps is looked up in a Table of
 // `assert CALL == V` run on every candidate. That runs CALL a second time;

@@ -65,6 +65,11 @@ func (u *User) Truth(mode rank.Mode, q session.Question) session.Answer {
 	case execute.Pass:
 		return session.Answer{Verdict: session.Pass}
 	case execute.Fail:
+		if u.Tests[t].Input != "" && !r.HasValue && r.Exception != "" {
+			// The call raised AssertionError: the reference's own
+			// precondition, not the test's comparison.
+			return session.Answer{Verdict: session.Undefined}
+		}
 		if mode == rank.Output && u.Tests[t].Input != "" && r.HasValue && u.Usable != nil && u.Usable[t] {
 			return session.Answer{Verdict: session.Output, Value: r.Value}
 		}

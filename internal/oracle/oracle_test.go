@@ -24,7 +24,7 @@ func TestTruth(t *testing.T) {
 	call := execute.Test{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"}
 	plain := execute.Test{Code: "assert f(1) > 2"}
 	u := &User{
-		Tests: []execute.Test{call, call, call, call, call, plain},
+		Tests: []execute.Test{call, call, call, call, call, plain, call, plain},
 		Reference: []execute.Result{
 			{Outcome: execute.Pass, Value: "2", HasValue: true},
 			{Outcome: execute.Fail, Value: "3", HasValue: true},
@@ -32,8 +32,10 @@ func TestTruth(t *testing.T) {
 			{Outcome: execute.Error, Exception: "ValueError"},
 			{Outcome: execute.Timeout},
 			{Outcome: execute.Fail},
+			{Outcome: execute.Fail, Exception: "AssertionError"},
+			{Outcome: execute.Fail, Exception: "AssertionError"},
 		},
-		Usable: []bool{false, true, false, false, false, false},
+		Usable: []bool{false, true, false, false, false, false, false, false},
 	}
 	pass, fail, undef := session.Answer{Verdict: session.Pass}, session.Answer{Verdict: session.Fail}, session.Answer{Verdict: session.Undefined}
 	tests := []struct {
@@ -48,6 +50,8 @@ func TestTruth(t *testing.T) {
 		{"reference raises", 3, undef, undef},
 		{"reference times out", 4, undef, undef},
 		{"not a call", 5, fail, fail},
+		{"the call raises AssertionError", 6, undef, undef},
+		{"not a call, AssertionError", 7, fail, fail},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
