@@ -97,8 +97,8 @@ func TestGuarded(t *testing.T) {
 			Contract: "\n        assert all(c.isalpha() for c in s) and n >= 0, \"invalid inputs\"\n        assert re.match('[a-z]*', s)\n"},
 		calls: "assert K().count('ab', 2) == 4", placed: true, failing: "K().count('a b', 1)",
 	}, {
-		name: "multi-line signature",
-		p: Problem{EntryPoint: "f", Reference: "def f(a,\n      b):  # two\n    return a + b\n", Contract: "    assert b != 0\n"},
+		name:  "multi-line signature",
+		p:     Problem{EntryPoint: "f", Reference: "def f(a,\n      b):  # two\n    return a + b\n", Contract: "    assert b != 0\n"},
 		calls: "assert f(1, 2) == 3", placed: true, failing: "f(1, 0)",
 	}, {
 		name: "body on the def line",

@@ -175,7 +175,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	tab, usable := oracle.NewTable(eqPrograms, eq, eqResults, len(programs), tests[:ng], ref[:ng])
 	out.Comparer = tab
 	out.User = &oracle.User{Key: p.ID, Tests: tests[:ng], Reference: ref[:ng], Usable: usable}
-	if err := out.synthesize(ctx, runner, ins, pool.Unlike, ref[:nt], tab); err != nil {
+	if err := out.synthesize(ctx, runner, ins, pool, ref[:nt], tab); err != nil {
 		return Problem{}, fmt.Errorf("synthesized questions of %s: %w", p.ID, err)
 	}
 	return out, nil

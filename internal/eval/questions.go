@@ -20,9 +20,9 @@ const MaxInputs = inputs.DefaultMaxInputs
 // synthesize turns the problem's columns after its Generated tests — the
 // calls of the input pool ins, run on every candidate (Results) and on the
 // reference (ref, which also covers the generated tests) — into
-// synthesized questions, and appends them to Tests and Results (unlike[j]
-// marks generated test j, and the question about its call, atypical:
-// inputs.Pool.Unlike):
+// synthesized questions, and appends them to Tests and Results (with
+// pool.Unlike[j], generated test j and the question about its call are
+// atypical; both have its pool.Traits[j], and each input its own):
 //
 //   - one per distinct call (with its setup) of the generated tests
 //     `assert CALL == EXPECTED`, whose value each candidate's call returned
@@ -33,7 +33,8 @@ const MaxInputs = inputs.DefaultMaxInputs
 // sandbox), so that the simulated user, the Output-mode comparisons
 // (tab) and the selectors compare values as Python does, and extends the
 // simulated user with the reference's results on the questions' calls.
-func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []inputs.Input, unlike []bool, ref []execute.Result, tab *oracle.Table) error {
+func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []inputs.Input, pool inputs.Pool, ref []execute.Result, tab *oracle.Table) error {
+	unlike := pool.Unlike
 	ng := p.Generated
 	var syn []extract.Test
 	tests := make([]execute.Test, ng)
@@ -114,6 +115,26 @@ func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []in
 		if j < len(unlike) && unlike[j] {
 			p.Atypical[j], p.Atypical[ng+k] = true, true
 		}
+	}
+	p.Traits = make([][]string, len(p.Tests))
+	some := false
+	for j := range ng {
+		if j < len(pool.Traits) {
+			p.Traits[j] = pool.Traits[j]
+		}
+	}
+	for k, j := range col {
+		if j < ng {
+			p.Traits[ng+k] = p.Traits[j]
+		} else {
+			p.Traits[ng+k] = ins[j-ng].Traits
+		}
+	}
+	for _, tr := range p.Traits {
+		some = some || len(tr) > 0
+	}
+	if !some {
+		p.Traits = nil
 	}
 	p.ValueClass = classes
 	p.Inputs = len(ins)

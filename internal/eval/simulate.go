@@ -40,6 +40,9 @@ type Problem struct {
 	// Atypical[t] reports that synthesized question t asks about an input
 	// unlike every written example (session.Spec.Atypical); nil means none.
 	Atypical []bool
+	// Traits[t] are the ways the call of Tests[t] differs from the written
+	// examples (session.Spec.Traits); nil means none has.
+	Traits [][]string
 	// Results[c][t] is the result of Tests[t] on Candidates[c].
 	Results [][]execute.Result
 	// Correct[c] reports whether Candidates[c] passes the hidden tests.
@@ -369,10 +372,13 @@ func (p Problem) spec(cfg Config, st strategy, rk rank.Ranker) session.Spec {
 		Task: p.Task, Candidates: p.Candidates, Tests: p.Tests, Results: p.Results,
 		Mode: st.mode, Select: st.sel, Rank: rk.Name(), MaxQuestions: cfg.MaxQuestions,
 		Seed: problemSeed(cfg.Seed, p.ID), Prior: p.Prior, Correct: p.Correct, ProtectCorrect: st.protect,
-		Synthesized: p.Synthesized, ValueClass: p.ValueClass, Atypical: p.Atypical, Questions: st.ask,
+		Synthesized: p.Synthesized, ValueClass: p.ValueClass, Atypical: p.Atypical, Traits: p.Traits, Questions: st.ask,
 	}
 	if p.Synthesized != nil && st.ask == session.TestsOnly {
 		spec.Tests, spec.Synthesized, spec.Atypical, spec.Questions = p.Tests[:p.Generated], nil, nil, session.Both
+		if p.Traits != nil {
+			spec.Traits = p.Traits[:p.Generated]
+		}
 		spec.Results = make([][]execute.Result, len(p.Results))
 		for c, row := range p.Results {
 			spec.Results[c] = row[:p.Generated]

@@ -55,6 +55,13 @@ type Input struct {
 	// input unlike every written example, as likely outside the function's
 	// domain as inside it (see rank.OutcomesInput.Atypical).
 	Atypical bool `json:"atypical,omitempty"`
+	// Traits are the ways the call differs from the written examples (the
+	// seeds), e.g. "1:-nonneg" where its second argument is negative and
+	// every example's is not, "0:char" where its first uses a character few
+	// examples use: questions that share a trait are alike in how they
+	// leave the examples (see session.Spec.Traits). Empty with fewer than
+	// two seeds.
+	Traits []string `json:"traits,omitempty"`
 }
 
 // Defaults of Request's limits.
@@ -106,6 +113,9 @@ type Pool struct {
 	// function's domain, where any answer is arbitrary: such a question is
 	// atypical (rank.OutcomesInput.Atypical).
 	Unlike []bool
+	// Traits[i] are the traits (Input.Traits) of Request.Tests[i]'s own
+	// call; nil where it has none.
+	Traits [][]string
 }
 
 // Collect builds the input pool of a problem in the sandbox (see the
@@ -140,7 +150,10 @@ func Collect(ctx context.Context, c Caller, req Request) (Pool, error) {
 	if len(out.Unlike) != len(req.Tests) {
 		return Pool{}, fmt.Errorf("build the inputs of %s: %d flags for %d tests", req.Entry, len(out.Unlike), len(req.Tests))
 	}
-	return Pool{Inputs: out.Inputs, Unlike: out.Unlike}, nil
+	if out.Traits != nil && len(out.Traits) != len(req.Tests) {
+		return Pool{}, fmt.Errorf("build the inputs of %s: %d trait lists for %d tests", req.Entry, len(out.Traits), len(req.Tests))
+	}
+	return Pool{Inputs: out.Inputs, Unlike: out.Unlike, Traits: out.Traits}, nil
 }
 
 // Generate returns the input pool of Collect.

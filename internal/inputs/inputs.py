@@ -427,7 +427,7 @@ def collect(arg):
     tests = arg.get("tests") or []
     seen = set()  # calls already in the pool or asked by a test
     seeds, seed_calls = [], set()
-    out = []
+    out, calls = [], []  # the pool, and each input's (args, kwargs)
 
     def add_seed(c):
         call = _render(entry, *c)
@@ -444,6 +444,7 @@ def collect(arg):
         if atypical:
             item["atypical"] = True
         out.append(item)
+        calls.append(c)
 
     for t in tests:
         if t.get("input") and not t.get("setup"):
@@ -497,42 +498,76 @@ def collect(arg):
                         later.append((args, kwargs))
     for c in later:
         add(c, "mutation", True)
-    return {"inputs": out, "unlike": _unlike_tests(tests, seeds, entry)}
+    profile = _Profile([c for _, _, c in seeds])
+    for item, c in zip(out, calls):
+        item["traits"] = profile.traits(c)
+    return {"inputs": out, "unlike": _unlike_tests(tests, profile, entry),
+            "traits": [profile.traits(c) for c in _test_calls(tests, entry)]}
 
 
-def _unlike_tests(tests, seeds, entry):
+def _test_calls(tests, entry):
+    """Each test's own call as (args, kwargs), or None where it has none with
+    literal arguments."""
+    out = []
+    for t in tests:
+        c = None
+        if t.get("input") and not t.get("setup"):
+            try:
+                c = _literal_call(ast.parse(t["input"], mode="eval").body, entry)
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                c = None
+        out.append(c)
+    return out
+
+
+class _Profile:
+    """What the seeds' arguments are like: for each argument (by position,
+    and keyword by name), how many seeds' values have each property
+    (_features) and use each character (_chars)."""
+
+    def __init__(self, calls):
+        self.n = len(calls)
+        self.feats = collections.defaultdict(collections.Counter)
+        self.chars = collections.defaultdict(collections.Counter)
+        for args, kwargs in calls:
+            for key, v in list(enumerate(args)) + list(kwargs):
+                self.feats[key].update(_features(v))
+                self.chars[key].update(_chars(v))
+
+    def traits(self, call):
+        """The ways a call differs from the seeds, as sorted strings: "K:-P"
+        where its argument K lacks a property P that the rule among the
+        seeds has (all of at least two seeds; MOST of at least MIN_SEEDS),
+        "K:char" where it uses a character that fewer than two seeds (and
+        fewer than one in ten) use (only among at least MIN_SEEDS seeds).
+        Two questions that share a trait are alike in how they leave the
+        written examples: where the user called one of them undefined, the
+        other likely is too."""
+        if call is None or self.n < 2:
+            return []
+        args, kwargs = call
+        rule = MOST * self.n if self.n >= MIN_SEEDS else self.n
+        out = set()
+        for key, v in list(enumerate(args)) + list(kwargs):
+            f = _features(v)
+            for x, n in self.feats[key].items():
+                if n >= rule and x not in f:
+                    out.add("%s:-%s" % (key, x))
+            if self.n >= MIN_SEEDS and any(self.chars[key][ch] < max(2, self.n / 10) for ch in _chars(v)):
+                out.add("%s:char" % (key,))
+        return sorted(out)
+
+
+def _unlike_tests(tests, profile, entry):
     """For each test, whether its own call is unlike most seeds: among at
     least MIN_SEEDS seeds, it lacks a property that MOST of them share, or
     uses a character that fewer than two seeds (and fewer than one in ten)
     use. The model's tests are guesses: one of them may ask about an input
     outside the function's domain (an arithmetic expression given to a
     function of parentheses), where any answer is arbitrary."""
-    out = [False] * len(tests)
-    calls = [c for _, _, c in seeds]
-    if len(calls) < MIN_SEEDS:
-        return out
-    feats, chars = collections.defaultdict(collections.Counter), collections.defaultdict(collections.Counter)
-    for args, kwargs in calls:
-        for key, v in list(enumerate(args)) + list(kwargs):
-            feats[key].update(_features(v))
-            chars[key].update(_chars(v))
-    for i, t in enumerate(tests):
-        if not t.get("input") or t.get("setup"):
-            continue
-        try:
-            c = _literal_call(ast.parse(t["input"], mode="eval").body, entry)
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            c = None
-        if c is None:
-            continue
-        args, kwargs = c
-        for key, v in list(enumerate(args)) + list(kwargs):
-            f = _features(v)
-            if any(n >= MOST * len(calls) and x not in f for x, n in feats[key].items()):
-                out[i] = True
-            if any(chars[key][ch] < max(2, len(calls) / 10) for ch in _chars(v)):
-                out[i] = True
-    return out
+    if profile.n < MIN_SEEDS:
+        return [False] * len(tests)
+    return [bool(profile.traits(c)) for c in _test_calls(tests, entry)]
 
 
 MIN_SEEDS = 5  # seeds needed to call a test's call unlike most of them

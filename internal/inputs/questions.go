@@ -57,10 +57,11 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 		tests[j] = t.Test
 	}
 	req.Tests = tests
-	ins, err := Generate(ctx, r, req)
+	pool, err := Collect(ctx, r, req)
 	if err != nil {
 		return err
 	}
+	ins := pool.Inputs
 	calls := TestCalls(tests)
 	var qs []extract.Test
 	for _, j := range calls {
@@ -105,15 +106,50 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 	if err := spec.AddSynthesized(qs, results, classes); err != nil {
 		return err
 	}
-	for i, in := range ins {
-		if in.Atypical {
-			if spec.Atypical == nil {
-				spec.Atypical = make([]bool, len(spec.Tests))
-			}
-			spec.Atypical[first+len(calls)+i] = true
-		}
-	}
+	markQuestions(spec, pool, calls, first)
 	return nil
+}
+
+// markQuestions sets the Atypical flags and Traits of the spec's tests
+// from what Collect found: a test whose call is unlike most examples
+// (Pool.Unlike) and the question about its call (calls[k] is the test the
+// k-th question added at first asks about) are atypical, and so is each
+// atypical input after them; each question has its call's traits.
+func markQuestions(spec *session.Spec, pool Pool, calls []int, first int) {
+	atypical := make([]bool, len(spec.Tests))
+	traits := make([][]string, len(spec.Tests))
+	some, anyTrait := false, false
+	set := func(t int, unlike bool, tr []string) {
+		atypical[t] = atypical[t] || unlike
+		traits[t] = tr
+		some = some || unlike
+		anyTrait = anyTrait || len(tr) > 0
+	}
+	for j := range min(first, len(pool.Unlike)) {
+		var tr []string
+		if j < len(pool.Traits) {
+			tr = pool.Traits[j]
+		}
+		set(j, pool.Unlike[j], tr)
+	}
+	for k, j := range calls {
+		set(first+k, atypical[j], traits[j])
+	}
+	for i, in := range pool.Inputs {
+		set(first+len(calls)+i, in.Atypical, in.Traits)
+	}
+	if spec.Atypical != nil {
+		for t, a := range spec.Atypical {
+			atypical[t] = atypical[t] || a
+		}
+		some = true
+	}
+	if some {
+		spec.Atypical = atypical
+	}
+	if anyTrait {
+		spec.Traits = traits
+	}
 }
 
 // callJob is the job that runs calls of the input pool on programs: each

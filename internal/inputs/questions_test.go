@@ -2,9 +2,12 @@ package inputs
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
@@ -32,8 +35,8 @@ func TestSynthesize(t *testing.T) {
 	if err := Synthesize(context.Background(), testutil.Pool(t), &spec, req, 50*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}
-	if len(spec.Synthesized) != len(spec.Tests) || len(spec.Atypical) != len(spec.Tests) {
-		t.Fatalf("%d tests, %d synthesized flags, %d atypical flags", len(spec.Tests), len(spec.Synthesized), len(spec.Atypical))
+	if len(spec.Synthesized) != len(spec.Tests) || len(spec.Atypical) != len(spec.Tests) || len(spec.Traits) != len(spec.Tests) {
+		t.Fatalf("%d tests, %d synthesized flags, %d atypical flags, %d trait lists", len(spec.Tests), len(spec.Synthesized), len(spec.Atypical), len(spec.Traits))
 	}
 	timedOut, notRun, negative := 0, 0, 0
 	for j, test := range spec.Tests {
@@ -53,6 +56,9 @@ func TestSynthesize(t *testing.T) {
 			negative++
 			if !spec.Atypical[j] {
 				t.Errorf("%s is not atypical", test.Input)
+			}
+			if !slices.Contains(spec.Traits[j], "0:-nonneg") {
+				t.Errorf("%s: traits %q lack 0:-nonneg", test.Input, spec.Traits[j])
 			}
 		}
 	}
@@ -112,5 +118,30 @@ func TestRows(t *testing.T) {
 	}
 	if _, _, err := Rows(ctx, pool, &spec, []string{negate}, nil, time.Second); err == nil {
 		t.Error("Rows without the tested results succeeded")
+	}
+}
+
+// TestMarkQuestions: a generated test whose call is unlike the examples,
+// and the question about its call, are atypical, and every question has its
+// call's traits; flags set before are kept.
+func TestMarkQuestions(t *testing.T) {
+	spec := session.Spec{Tests: make([]extract.Test, 2+2+1), Atypical: []bool{false, false, false, false, true}}
+	pool := Pool{
+		Unlike: []bool{false, true},
+		Traits: [][]string{nil, {"0:char"}},
+		Inputs: []Input{{Call: "f(-1)", Atypical: true, Traits: []string{"0:-nonneg"}}},
+	}
+	// Questions 2 and 3 ask about the calls of tests 0 and 1; 4 is the input.
+	markQuestions(&spec, pool, []int{0, 1}, 2)
+	if d := cmp.Diff([]bool{false, true, false, true, true}, spec.Atypical); d != "" {
+		t.Errorf("atypical (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([][]string{nil, {"0:char"}, nil, {"0:char"}, {"0:-nonneg"}}, spec.Traits); d != "" {
+		t.Errorf("traits (-want +got):\n%s", d)
+	}
+	plain := session.Spec{Tests: make([]extract.Test, 2)}
+	markQuestions(&plain, Pool{Unlike: []bool{false}}, []int{0}, 1)
+	if plain.Atypical != nil || plain.Traits != nil {
+		t.Errorf("nothing unlike, no traits: got %v and %v, want nil", plain.Atypical, plain.Traits)
 	}
 }

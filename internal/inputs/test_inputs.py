@@ -64,6 +64,25 @@ class CollectTest(unittest.TestCase):
                               "max_inputs": 8, "seed": 1})
         self.assertEqual(few["unlike"], [False] * 3, "too few seeds to tell")
 
+    def test_traits(self):
+        # Non-negative shifts in every example: a negative one lacks the
+        # rule "nonneg" at argument 1; two such questions share the trait.
+        tests = [{"code": "assert shift(%d, %d) == 0" % (x, k), "input": "shift(%d, %d)" % (x, k)}
+                 for x, k in [(12, 1), (4563, 2), (7, 1), (10, 3), (45, 1), (3, 2), (8, 4), (9, 1), (11, 2), (5, 5)]]
+        tests.append({"code": "assert shift(4563, -2) == 0", "input": "shift(4563, -2)"})
+        got = inputs.collect({"entry": "shift", "prompt": "", "signature": "def shift(x, k):", "tests": tests,
+                              "max_inputs": 64, "seed": 1})
+        self.assertEqual(got["traits"][:10], [[]] * 10)
+        self.assertEqual(got["traits"][10], ["1:-nonneg", "1:-pos"])
+        self.assertEqual(got["unlike"], [False] * 10 + [True])
+        self.assertTrue(all(type(i["traits"]) is list for i in got["inputs"]))
+        self.assertTrue([i for i in got["inputs"] if "1:-nonneg" in i["traits"]], "no mutation makes the shift negative")
+        # Two seeds: the rule is what both share; characters need more.
+        few = inputs._Profile([(["ab"], []), (["cd"], [])])
+        self.assertEqual(few.traits((["A"], [])), ["0:-len>=2", "0:-lower"])
+        self.assertEqual(inputs._Profile([(["ab"], [])]).traits((["A"], [])), [], "one seed tells no rule")
+        self.assertEqual(few.traits(None), [])
+
     def test_features(self):
         for value, has, lacks in [
             ("a b", {"spaced", "lower", "len>=2"}, {"nospace", "alpha"}),

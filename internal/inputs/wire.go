@@ -20,6 +20,8 @@ type collectArg struct {
 type collectReply struct {
 	Inputs []Input `json:"inputs"`
 	Unlike []bool  `json:"unlike"`
+	// Traits are the traits of each test's own call.
+	Traits [][]string `json:"traits"`
 }
 
 // classesArg is the argument of inputs.py's classes.

@@ -61,8 +61,12 @@
 // the first answer, the chance that a question is answered undefined is the
 // weight of the candidates that raise, time out or crash on it among the
 // candidates that best predicted which of the answers so far were undefined
-// (rank.Query.Undefined): an undefined answer prunes nothing, but it shows
-// which candidates model the function's domain as the user does. In
+// (rank.Query.Undefined), and at least, for a question that shares a trait
+// (Spec.Traits: a way its input leaves the written examples) with one
+// answered undefined, that trait's rate of undefined answers (Laplace's
+// rule): an undefined answer prunes nothing, but it shows which candidates
+// model the function's domain as the user does, and which kinds of input
+// the user will call undefined again. In
 // PassFail mode infogain weighs each remaining candidate by the generated
 // tests' agreement (rank.Outcomes.Agreement: sqrt(multiplicity) × (1 + its
 // CodeT score on the unasked tests)), so that a yes or no tells apart the

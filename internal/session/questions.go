@@ -72,7 +72,8 @@ func SynthesizedTest(setup, call string) extract.Test {
 // with SynthesizedTest) and results[c][k], what candidate c's call of
 // tests[k] did (the value it returned, or the exception). classes numbers
 // values by Python's == (inputs.Classes), nil to compare reprs; it replaces
-// the spec's. The new questions are not Atypical (the caller marks them).
+// the spec's. The new questions are not Atypical and have no Traits (the
+// caller sets them).
 func (s *Spec) AddSynthesized(tests []extract.Test, results [][]execute.Result, classes map[string]int32) error {
 	if len(results) != len(s.Candidates) {
 		return fmt.Errorf("synthesized questions: %d result rows for %d candidates", len(results), len(s.Candidates))
@@ -95,6 +96,9 @@ func (s *Spec) AddSynthesized(tests []extract.Test, results [][]execute.Result, 
 		s.Synthesized = append(s.Synthesized, true)
 		if s.Atypical != nil {
 			s.Atypical = append(s.Atypical, false)
+		}
+		if s.Traits != nil {
+			s.Traits = append(s.Traits, nil)
 		}
 	}
 	rows := make([][]execute.Result, len(s.Results))

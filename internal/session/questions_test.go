@@ -218,3 +218,46 @@ func TestInfogainWeighsAgreement(t *testing.T) {
 		}
 	}
 }
+
+// TestTraitsAfterUndefined: once the user has called a question undefined,
+// infogain expects the questions that share a trait with it (a way their
+// input leaves the written examples) to be undefined too, and asks another
+// kind of question first; a trait whose questions were answered stays
+// askable.
+func TestTraitsAfterUndefined(t *testing.T) {
+	ctx := context.Background()
+	// Tests 0 and 1 split the four candidates in halves, each another way;
+	// test 2 splits off one candidate. Tests 0 and 1 share a trait.
+	traits := [][]string{{"0:-nonneg"}, {"0:-nonneg", "0:-pos"}, nil}
+	for _, tc := range []struct {
+		name   string
+		traits [][]string
+		first  Answer
+		want   int // the second question's test
+	}{
+		{"no traits", nil, Answer{Verdict: Undefined}, 1},
+		{"a shared trait answered undefined", traits, Answer{Verdict: Undefined}, 2},
+		{"a shared trait answered", traits, Answer{Verdict: Pass}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, rc := build(t, rank.PassFail, []int{1, 1, 1, 1}, "P P P", "P F P", "F P P", "F F F")
+			spec.Select, spec.Traits = "infogain", tc.traits
+			s := start(t, spec, rc)
+			q := ask(t, s)
+			if q.Test != 0 {
+				t.Fatalf("first question: test %d, want 0", q.Test)
+			}
+			if err := s.Answer(ctx, q.Test, tc.first); err != nil {
+				t.Fatal(err)
+			}
+			if q := ask(t, s); q.Test != tc.want {
+				t.Errorf("second question: test %d, want %d", q.Test, tc.want)
+			}
+		})
+	}
+	spec, rc := build(t, rank.PassFail, []int{1, 1}, "P", "F")
+	spec.Traits = [][]string{{"x"}, {"y"}}
+	if _, err := New(spec, rc); err == nil {
+		t.Error("New accepted two trait lists for one test")
+	}
+}

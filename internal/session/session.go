@@ -76,6 +76,11 @@ type Spec struct {
 	// unlike every written example (rank.OutcomesInput.Atypical); nil means
 	// none is.
 	Atypical []bool `json:"atypical,omitempty"`
+	// Traits[t] are the ways test t's call differs from the written
+	// examples (inputs.Input.Traits, e.g. "1:-nonneg"): once the user has
+	// called a question undefined, the others that share one of its traits
+	// are likely undefined too (see undefinedChances). nil means none has.
+	Traits [][]string `json:"traits,omitempty"`
 	// Questions says what may be asked: generated tests, synthesized
 	// questions, or both (the zero value).
 	Questions Questions `json:"questions,omitempty"`
@@ -198,6 +203,9 @@ func New(spec Spec, cmp Comparer) (*Session, error) {
 	if spec.ProtectCorrect && spec.Correct == nil {
 		return nil, fmt.Errorf("new session: protect-correct needs the hidden verdicts (Spec.Correct)")
 	}
+	if spec.Traits != nil && len(spec.Traits) != len(spec.Tests) {
+		return nil, fmt.Errorf("new session: %d trait lists for %d tests", len(spec.Traits), len(spec.Tests))
+	}
 	if spec.Synthesized != nil {
 		if len(spec.Synthesized) != len(spec.Tests) {
 			return nil, fmt.Errorf("new session: %d synthesized flags for %d tests", len(spec.Synthesized), len(spec.Tests))
@@ -296,25 +304,58 @@ func (s *Session) query() rank.Query {
 // candidates that raise, time out or crash on it; after answers, that weight
 // among the domain candidates only (see domain). An undefined answer does
 // not prune — a candidate may return anything outside the domain — but it
-// shows which candidates model the domain as the user does.
+// shows which candidates model the domain as the user does. It also says
+// which kinds of input the user calls undefined: a test that shares a
+// trait (Spec.Traits) with a question answered undefined has at least that
+// trait's chance (traitChances), so that after "invalid input" to one
+// negative shift the next question is not another negative shift.
 func (s *Session) undefinedChances(ts []int) []float64 {
 	if len(s.history) == 0 {
 		return nil
 	}
-	dom := s.domain()
-	all := s.pool.Weight(dom)
-	if all == 0 {
-		return nil
-	}
 	out := make([]float64, len(s.spec.Tests))
+	dom := s.domain()
+	if all := s.pool.Weight(dom); all > 0 {
+		for _, t := range ts {
+			raise := 0.0
+			for _, c := range dom {
+				if s.pool.Raises(c, t) {
+					raise += s.pool.Weight([]int{c})
+				}
+			}
+			out[t] = raise / all
+		}
+	}
+	if s.spec.Traits == nil {
+		return out
+	}
+	like := s.traitChances()
 	for _, t := range ts {
-		raise := 0.0
-		for _, c := range dom {
-			if s.pool.Raises(c, t) {
-				raise += s.pool.Weight([]int{c})
+		for _, tr := range s.spec.Traits[t] {
+			out[t] = max(out[t], like[tr])
+		}
+	}
+	return out
+}
+
+// traitChances estimates, for each trait (Spec.Traits) of a question the
+// user called undefined, the chance that another question with that trait
+// is undefined too: Laplace's rule of succession over the answered
+// questions that have it, (undefined + 1) / (answered + 2). A trait no
+// undefined answer had is left out: nothing says it leaves the domain.
+func (s *Session) traitChances() map[string]float64 {
+	undef, answered := map[string]int{}, map[string]int{}
+	for _, st := range s.history {
+		for _, tr := range s.spec.Traits[st.Test] {
+			answered[tr]++
+			if st.Answer.Verdict == Undefined {
+				undef[tr]++
 			}
 		}
-		out[t] = raise / all
+	}
+	out := make(map[string]float64, len(undef))
+	for tr, u := range undef {
+		out[tr] = float64(u+1) / float64(answered[tr]+2)
 	}
 	return out
 }
