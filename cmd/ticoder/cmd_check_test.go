@@ -168,8 +168,8 @@ func TestCheckBadFiles(t *testing.T) {
 	}
 }
 
-// TestCheckSkipsLinesThatAreNotSamples: the file of issue 11's new user, 5
-// samples and 5 lines that are not samples. Those lines are left out of
+// TestCheckSkipsLinesThatAreNotSamples: a new user's file of 5 samples and
+// 5 lines that are not samples. Those lines are left out of
 // pass@k and the results (a problem with no sample is not averaged in at 0),
 // reported on stderr with their line numbers, and an error with --strict.
 func TestCheckSkipsLinesThatAreNotSamples(t *testing.T) {

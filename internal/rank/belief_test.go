@@ -53,8 +53,8 @@ func TestAgreementWeights(t *testing.T) {
 	}
 }
 
-// TestAgreementChoosesAmongSupported is the regression test of issue 10's
-// PassFail m=1 drop: with every candidate weighing sqrt(multiplicity),
+// TestAgreementChoosesAmongSupported is the regression test of a PassFail
+// m=1 drop: with every candidate weighing sqrt(multiplicity),
 // infogain asked the synthesized question that best halves all the
 // candidates (question 3, 3:2), which candidates no generated test supports
 // decide, and its answer could not change which candidate ranks first;

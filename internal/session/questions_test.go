@@ -196,8 +196,8 @@ func TestAddSynthesizedChecks(t *testing.T) {
 // synthesized question f(1) tells 1 from the others, f(2) tells {3, 4} from
 // {0, 1, 2}. By sqrt(multiplicity) alone, generated test 0 (2:3) is asked
 // first, as in Output mode; weighed by agreement, f(1), which tells apart
-// the two candidates the tests support, is. Regression test of issue 10's
-// PassFail m=1 drop.
+// the two candidates the tests support, is. Regression test of a PassFail
+// m=1 drop.
 func TestInfogainWeighsAgreement(t *testing.T) {
 	for _, tc := range []struct {
 		mode rank.Mode
