@@ -536,17 +536,27 @@ class _Profile:
 
     def traits(self, call):
         """The ways a call differs from the seeds, as sorted strings: "K:-P"
-        where its argument K lacks a property P that the rule among the
-        seeds has (all of at least two seeds; MOST of at least MIN_SEEDS),
-        "K:char" where it uses a character that fewer than two seeds (and
-        fewer than one in ten) use (only among at least MIN_SEEDS seeds).
-        Two questions that share a trait are alike in how they leave the
-        written examples: where the user called one of them undefined, the
-        other likely is too."""
-        if call is None or self.n < 2:
-            return []
+        where its argument K lacks a property P that a seed's value there
+        has, "K:char" where it uses a character that fewer than two seeds
+        (and fewer than one in ten) use (only among at least MIN_SEEDS
+        seeds). Questions that share a trait that the user's undefined
+        answers had and the other answers lacked are likely undefined too
+        (session.Spec.Traits)."""
+        return sorted(self._differences(call, 1))
+
+    def unlike(self, call):
+        """Whether a call is unlike most seeds: among at least MIN_SEEDS
+        seeds, it lacks a property that MOST of them share, or uses a
+        character that fewer than two seeds (and fewer than one in ten)
+        use."""
+        return self.n >= MIN_SEEDS and bool(self._differences(call, MOST * self.n))
+
+    def _differences(self, call, rule):
+        """The properties that at least rule seeds have and the call lacks,
+        and its rare characters (see traits)."""
+        if call is None or self.n == 0:
+            return set()
         args, kwargs = call
-        rule = MOST * self.n if self.n >= MIN_SEEDS else self.n
         out = set()
         for key, v in list(enumerate(args)) + list(kwargs):
             f = _features(v)
@@ -555,19 +565,15 @@ class _Profile:
                     out.add("%s:-%s" % (key, x))
             if self.n >= MIN_SEEDS and any(self.chars[key][ch] < max(2, self.n / 10) for ch in _chars(v)):
                 out.add("%s:char" % (key,))
-        return sorted(out)
+        return out
 
 
 def _unlike_tests(tests, profile, entry):
-    """For each test, whether its own call is unlike most seeds: among at
-    least MIN_SEEDS seeds, it lacks a property that MOST of them share, or
-    uses a character that fewer than two seeds (and fewer than one in ten)
-    use. The model's tests are guesses: one of them may ask about an input
-    outside the function's domain (an arithmetic expression given to a
-    function of parentheses), where any answer is arbitrary."""
-    if profile.n < MIN_SEEDS:
-        return [False] * len(tests)
-    return [bool(profile.traits(c)) for c in _test_calls(tests, entry)]
+    """For each test, whether its own call is unlike most seeds
+    (_Profile.unlike). The model's tests are guesses: one of them may ask
+    about an input outside the function's domain (an arithmetic expression
+    given to a function of parentheses), where any answer is arbitrary."""
+    return [profile.unlike(c) for c in _test_calls(tests, entry)]
 
 
 MIN_SEEDS = 5  # seeds needed to call a test's call unlike most of them

@@ -77,10 +77,12 @@ class CollectTest(unittest.TestCase):
         self.assertEqual(got["unlike"], [False] * 10 + [True])
         self.assertTrue(all(type(i["traits"]) is list for i in got["inputs"]))
         self.assertTrue([i for i in got["inputs"] if "1:-nonneg" in i["traits"]], "no mutation makes the shift negative")
-        # Two seeds: the rule is what both share; characters need more.
-        few = inputs._Profile([(["ab"], []), (["cd"], [])])
+        # A property any seed has counts, however few do; characters need
+        # enough seeds to call one rare.
+        few = inputs._Profile([(["ab"], []), (["CD"], [])])
         self.assertEqual(few.traits((["A"], [])), ["0:-len>=2", "0:-lower"])
-        self.assertEqual(inputs._Profile([(["ab"], [])]).traits((["A"], [])), [], "one seed tells no rule")
+        self.assertEqual(few.traits((["ab1"], [])), ["0:-alpha", "0:-upper"])
+        self.assertFalse(few.unlike((["A"], [])), "too few seeds to call anything unlike")
         self.assertEqual(few.traits(None), [])
 
     def test_features(self):

@@ -261,3 +261,33 @@ func TestTraitsAfterUndefined(t *testing.T) {
 		t.Error("New accepted two trait lists for one test")
 	}
 }
+
+// TestTraitChances: a trait counts once most answered questions with it
+// were undefined, at Laplace's (undefined + 1) / (answered + 2).
+func TestTraitChances(t *testing.T) {
+	undef, pass := Answer{Verdict: Undefined}, Answer{Verdict: Pass}
+	traits := [][]string{{"neg", "nodigit"}, {"nodigit"}, {"neg"}, {"neg", "upper"}}
+	for _, tc := range []struct {
+		name    string
+		answers map[int]Answer
+		want    map[string]float64
+	}{
+		{"none", nil, map[string]float64{}},
+		{"one undefined", map[int]Answer{0: undef}, map[string]float64{"neg": 2.0 / 3, "nodigit": 2.0 / 3}},
+		{"as many defined", map[int]Answer{0: undef, 1: pass}, map[string]float64{"neg": 2.0 / 3}},
+		{"two undefined", map[int]Answer{0: undef, 2: undef}, map[string]float64{"neg": 3.0 / 4, "nodigit": 2.0 / 3}},
+		{"then defined", map[int]Answer{0: undef, 2: undef, 3: pass}, map[string]float64{"neg": 3.0 / 5, "nodigit": 2.0 / 3}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Session{spec: Spec{Traits: traits}}
+			for test := range len(traits) {
+				if a, ok := tc.answers[test]; ok {
+					s.history = append(s.history, Step{Test: test, Answer: a})
+				}
+			}
+			if d := cmp.Diff(tc.want, s.traitChances()); d != "" {
+				t.Errorf("chances (-want +got):\n%s", d)
+			}
+		})
+	}
+}

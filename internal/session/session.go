@@ -338,11 +338,12 @@ func (s *Session) undefinedChances(ts []int) []float64 {
 	return out
 }
 
-// traitChances estimates, for each trait (Spec.Traits) of a question the
-// user called undefined, the chance that another question with that trait
-// is undefined too: Laplace's rule of succession over the answered
-// questions that have it, (undefined + 1) / (answered + 2). A trait no
-// undefined answer had is left out: nothing says it leaves the domain.
+// traitChances estimates, for each trait (Spec.Traits) that most of the
+// answered questions having it were answered undefined, the chance that
+// another question with that trait is undefined too: Laplace's rule of
+// succession, (undefined + 1) / (answered + 2). A trait that as many
+// defined answers had is left out: a string without digits may well be
+// valid if a defined answer was about one.
 func (s *Session) traitChances() map[string]float64 {
 	undef, answered := map[string]int{}, map[string]int{}
 	for _, st := range s.history {
@@ -355,7 +356,9 @@ func (s *Session) traitChances() map[string]float64 {
 	}
 	out := make(map[string]float64, len(undef))
 	for tr, u := range undef {
-		out[tr] = float64(u+1) / float64(answered[tr]+2)
+		if 2*u > answered[tr] {
+			out[tr] = float64(u+1) / float64(answered[tr]+2)
+		}
 	}
 	return out
 }
