@@ -120,9 +120,10 @@ func IsMissing(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
 // Guarded returns the problem's reference solution with a first statement
 // in the entry point's body that runs its contract, and whether it could
-// place it. The guarded reference raises (AssertionError, mostly) on an
-// input the function is not meant for and otherwise behaves as the
-// reference: the contract runs on a deep copy of the arguments in a
+// place it. The guarded reference raises ValueError on an input the
+// function is not meant for (the contract's own AssertionError would read
+// as a failed assertion where a test is not a plain call) and otherwise
+// behaves as the reference: the contract runs on a deep copy of the arguments in a
 // namespace of its own, since some contracts assign to the parameters
 // (HumanEval/99 converts its string argument to a float). It cannot place
 // it where the problem has no contract or no Python reference, or where the
@@ -156,8 +157,13 @@ func (p Problem) Guarded() (string, bool) {
 		}
 		// One namespace for globals and the copied arguments, so that the
 		// contract's comprehensions see both.
-		check := indent + "exec(" + strconv.Quote(code) +
-			", {**globals(), **__import__('copy').deepcopy(locals())})  # the input contract\n"
+		// Whatever the contract raises becomes a ValueError: an
+		// AssertionError would read as a failed test where the test is
+		// not a plain call.
+		check := indent + "try:  # the input contract\n" +
+			indent + "    exec(" + strconv.Quote(code) + ", {**globals(), **__import__('copy').deepcopy(locals())})\n" +
+			indent + "except Exception:\n" +
+			indent + "    raise ValueError('invalid input: outside the input contract') from None\n"
 		return strings.Join(lines[:end+1], "") + check + strings.Join(lines[end+1:], ""), true
 	}
 	return "", false

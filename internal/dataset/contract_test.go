@@ -118,7 +118,7 @@ func TestGuarded(t *testing.T) {
 			if !ok {
 				return
 			}
-			prog := g + "\n" + tc.calls + "\ntry:\n    " + tc.failing + "\nexcept Exception:\n    pass\nelse:\n    raise SystemExit('no error on an invalid input')\n"
+			prog := g + "\n" + tc.calls + "\ntry:\n    " + tc.failing + "\nexcept ValueError:\n    pass\nelse:\n    raise SystemExit('no ValueError on an invalid input')\n"
 			if out, err := exec.Command(python, "-c", prog).CombinedOutput(); err != nil {
 				t.Errorf("%v: %s\nprogram:\n%s", err, out, prog)
 			}

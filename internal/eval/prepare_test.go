@@ -222,6 +222,9 @@ func TestPrepareContract(t *testing.T) {
 			// (threshold > 0) rejects a negative threshold.
 			{Test: execute.Test{Code: "assert has_close_elements([1.0], 0.5) == True", Input: "has_close_elements([1.0], 0.5)", Expected: "True"}},
 			{Test: execute.Test{Code: "assert has_close_elements([1.0, 1.2], -1.0) == False", Input: "has_close_elements([1.0, 1.2], -1.0)", Expected: "False"}},
+			// Not a plain call: the contract's failure must not read as
+			// the test's.
+			{Test: execute.Test{Code: "assert has_close_elements([1.0, 1.2], -1.0) is True"}},
 		},
 	}
 	for _, tc := range []struct {
@@ -229,11 +232,11 @@ func TestPrepareContract(t *testing.T) {
 		contract string
 		want     []session.Verdict
 	}{
-		{"no contract", "", []session.Verdict{session.Fail, session.Pass}},
-		{"contract", "\n    assert threshold > 0, \"invalid inputs\"  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Undefined}},
+		{"no contract", "", []session.Verdict{session.Fail, session.Pass, session.Fail}},
+		{"contract", "\n    assert threshold > 0, \"invalid inputs\"  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Undefined, session.Undefined}},
 		// HumanEval/0's hidden tests have lists of several numbers: a
 		// contract that asks for one rejects them, and is left out.
-		{"contract stricter than the hidden tests", "\n    assert len(numbers) == 1  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Pass}},
+		{"contract stricter than the hidden tests", "\n    assert len(numbers) == 1  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Pass, session.Fail}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := p
