@@ -1,0 +1,84 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// envLayout is the layout of an interpreter whose sys.path is known
+// (Config.PythonPath): a project's virtual environment or any other Python.
+// It shows the interpreter as python names it (a venv's bin/python and the
+// links to its base interpreter), the venv's pyvenv.cfg, the dynamic loader
+// and system libraries, and exactly the paths given, but no dist-packages
+// or standard library of its own guessing: a package outside the
+// interpreter's sys.path cannot be imported inside. Paths inside project
+// are left to the project's view, which applies its masks.
+func envLayout(python string, paths []string, project *ProjectView) (layout, error) {
+	l := layout{etc: etcFiles}
+	if !filepath.IsAbs(python) {
+		return l, fmt.Errorf("interpreter %q: not an absolute path", python)
+	}
+	real, err := filepath.EvalSymlinks(python)
+	if err != nil {
+		return l, fmt.Errorf("interpreter %s: %w", python, err)
+	}
+	interp, needed, err := elfDeps(real)
+	if err != nil {
+		return l, err
+	}
+	libs := existing(libraryDirs())
+	if err := checkLibraries(python, interp, needed, libs); err != nil {
+		return l, err
+	}
+	l.dirs = libs
+	var inProject []string
+	if project != nil {
+		inProject = []string{filepath.Clean(project.Dir)}
+	}
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		if under(p, inProject) && !underAny(p, project.Whole) {
+			continue
+		}
+		if _, err := os.Stat(p); err == nil {
+			l.dirs = append(l.dirs, p)
+		}
+	}
+	l.dirs = append(l.dirs, existing([]string{
+		"/usr/share/zoneinfo", "/usr/lib/locale/C.utf8", "/usr/lib/locale/C.UTF-8",
+	})...)
+	l.files = []string{python}
+	if interp != "" {
+		l.files = append(l.files, interp)
+	}
+	// A venv is recognised by the pyvenv.cfg beside its bin directory.
+	if cfg := filepath.Join(filepath.Dir(filepath.Dir(python)), "pyvenv.cfg"); fileExists(cfg) {
+		l.files = append(l.files, cfg)
+	}
+	l.files = append(l.files, existing([]string{
+		"/bin/sh", "/etc/ld.so.cache", "/etc/localtime", "/etc/protocols", "/etc/services",
+	})...)
+	l.files = append(l.files, alternatives(libs)...)
+	return l, nil
+}
+
+// underAny reports whether p is one of dirs or inside one of them, dirs
+// cleaned first.
+func underAny(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if under(p, []string{filepath.Clean(d)}) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileExists reports whether p is a regular file (following symlinks).
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
