@@ -148,3 +148,18 @@ func CheckModuleTests(ctx context.Context, r execute.Runner, t *ModuleTarget, pa
 	}
 	return res, nil
 }
+
+// ProjectTests returns the approved tests to add to the project's tests
+// file whose bytes are existing: a file of their own when existing is
+// empty, else new test functions (with the imports they need) to append,
+// named apart from existing's. It also returns the new functions' names.
+func (c *Conversation) ProjectTests(existing string) (string, []string) {
+	if strings.TrimSpace(existing) == "" {
+		return ModuleTests(c.module, c.sess.Approved(), nil, true, nil)
+	}
+	text, names := ModuleTests(c.module, c.sess.Approved(), nil, false, TestNames(existing))
+	if !strings.HasSuffix(existing, "\n") {
+		text = "\n" + text
+	}
+	return text, names
+}

@@ -130,3 +130,9 @@ func stripComment(l string) string {
 	}
 	return l
 }
+
+// PytestPaths returns [tool.pytest.ini_options] testpaths of
+// ROOT/pyproject.toml (none when it is not set).
+func PytestPaths(root string) ([]string, error) {
+	return pyprojectStrings(root, "tool.pytest.ini_options", "testpaths")
+}
