@@ -128,7 +128,15 @@ def locate(arg):
         "docstring": ast.get_docstring(node) or "", "stub": all(_stubby(s) for s in rest),
         "names": _top_names(tree), "newline": _newline(source),
         "code": _dedent("".join(lines[start - 1:end]), indent),
+        "doc_lines": _body_dedent("".join(lines[node.body[0].lineno - 1:node.body[0].end_lineno])) if has_doc and node.body[0].lineno != node.lineno else "",
     }
+
+
+def _body_dedent(text):
+    """text, the docstring's lines, without the indentation of its first
+    line (the body's)."""
+    first = _lines(text)[0]
+    return _dedent(text, first[: len(first) - len(first.lstrip(" \t"))])
 
 
 def _candidate_def(tree, name):
@@ -159,6 +167,20 @@ def _imports_to_add(tree, module_tree, program_lines):
     return out
 
 
+def _with_docstring(plines, node, loc):
+    """The candidate's definition, from its def line, with the original's
+    docstring in place of its own."""
+    body = node.body[1:] if _has_docstring(node) else node.body
+    doc = loc.get("doc_lines")
+    if not doc or not body or node.body[0].lineno == node.lineno:
+        return "".join(plines[node.lineno - 1:node.end_lineno])
+    header = plines[node.lineno - 1:node.body[0].lineno - 1]
+    first = plines[body[0].lineno - 1]
+    indent = first[: len(first) - len(first.lstrip(" \t"))]
+    doc = [indent + l if l.strip() else l for l in _lines(doc)]
+    return "".join(header + doc + plines[body[0].lineno - 1:node.end_lineno])
+
+
 def _insert_at(module_tree, start):
     """The line after which new imports go: after the last top-level import
     before the function, else after the module's docstring, else at the top."""
@@ -183,9 +205,9 @@ def _splice_one(source, module_tree, loc, program, name):
     plines = _lines(program)
     if plines and not plines[-1].endswith(("\n", "\r")):
         plines[-1] += "\n"
-    # The original's decorators stay; the candidate's definition replaces
-    # the rest, from its def line.
-    text = "".join(plines[node.lineno - 1:node.end_lineno])
+    # The original's decorators and docstring stay (they are the spec); the
+    # candidate's definition replaces the rest, from its def line.
+    text = _with_docstring(plines, node, loc)
     first = plines[node.lineno - 1]
     own = first[: len(first) - len(first.lstrip(" \t"))]
     code = _dedent(text, own)
