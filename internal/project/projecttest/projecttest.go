@@ -32,13 +32,38 @@ const SecretMarker = "SECRET-MARKER"
 // unavailable.
 func ProjectFixture(t testing.TB) Project {
 	t.Helper()
-	dir, err := os.MkdirTemp("/var/tmp", "ticoder-project-")
+	p := Copy(t, filepath.Join("testdata", "project"))
+	site, err := filepath.Glob(filepath.Join(p.Root, ".venv", "lib", "python3.*", "site-packages"))
+	if err != nil || len(site) != 1 {
+		t.Fatalf("no site-packages in %s: %v", p.Root, site)
+	}
+	data, err := os.ReadFile(filepath.Join(p.Root, "localpkg", "shopfmt", "__init__.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(site[0], "shopfmt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(site[0], "shopfmt", "__init__.py"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := exec.Command("chmod", "-R", "a+rX", p.Root).Run(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// Copy copies the project at dir (relative to the repository's root) as
+// ProjectFixture does, .venv built the same way, and returns it.
+func Copy(t testing.TB, dir string) Project {
+	t.Helper()
+	tmp, err := os.MkdirTemp("/var/tmp", "ticoder-project-")
 	if err != nil {
 		t.Skipf("no directory outside /tmp for the fixture project: %v", err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	root := filepath.Join(dir, "shop")
-	src := filepath.Join(repoRoot(t), "testdata", "project")
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	root := filepath.Join(tmp, "shop")
+	src := filepath.Join(repoRoot(t), dir)
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -56,28 +81,13 @@ func ProjectFixture(t testing.TB) Project {
 		return os.WriteFile(dst, data, 0o644)
 	})
 	if err != nil {
-		t.Fatalf("copy the fixture project: %v", err)
+		t.Fatalf("copy %s: %v", dir, err)
 	}
 	venv := filepath.Join(root, ".venv")
 	if out, err := exec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
 		t.Skipf("/usr/bin/python3 -m venv (Debian's python3-venv) failed: %v\n%s", err, out)
 	}
-	site, err := filepath.Glob(filepath.Join(venv, "lib", "python3.*", "site-packages"))
-	if err != nil || len(site) != 1 {
-		t.Fatalf("no site-packages in %s: %v", venv, site)
-	}
-	pkg := filepath.Join(root, "localpkg", "shopfmt", "__init__.py")
-	data, err := os.ReadFile(pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(site[0], "shopfmt"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(site[0], "shopfmt", "__init__.py"), data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := exec.Command("chmod", "-R", "a+rX", dir).Run(); err != nil {
+	if err := exec.Command("chmod", "-R", "a+rX", tmp).Run(); err != nil {
 		t.Fatal(err)
 	}
 	real, err := filepath.EvalSymlinks(root)
