@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -163,4 +165,60 @@ func (p *projectRun) testsFile() (string, error) {
 		return "", fmt.Errorf("%w: the tests would go to %s, which is masked", project.ErrBadProject, rel)
 	}
 	return f, nil
+}
+
+// mcpProjects opens the projects of `ticoder mcp`'s file arguments: one
+// pool per module, kept until the server ends.
+type mcpProjects struct {
+	g     *globalOptions
+	flags projectFlags
+	db    *sql.DB
+	mu    sync.Mutex
+	pools map[string]*execute.Pool
+}
+
+// open resolves function in file inside root (the project is the nearest
+// directory with a marker, but never above root), and returns the target
+// and a pool that runs programs as its module.
+func (m *mcpProjects) open(ctx context.Context, file, function, root string) (*interact.ModuleTarget, execute.Runner, error) {
+	t := project.Target{File: file, Name: function}
+	if _, _, err := project.ParseTarget(file + "::" + function); err != nil {
+		return nil, nil, err
+	}
+	f := m.flags
+	if proj, err := project.Resolve(t, "", f.mask); err != nil || !strings.HasPrefix(proj.Root+"/", root+"/") {
+		f.project = root
+	}
+	p, err := f.openProject(ctx, m.g, t, io.Discard)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key := p.proj.File + "\x00" + p.interp.Path + "\x00" + p.module.Fingerprint
+	if pool, ok := m.pools[key]; ok {
+		return p.target, pool, nil
+	}
+	cache, err := execute.NewCache(ctx, m.db)
+	if err != nil {
+		return nil, nil, err
+	}
+	pool, err := p.pool(ctx, 0, cache)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.pools == nil {
+		m.pools = map[string]*execute.Pool{}
+	}
+	m.pools[key] = pool
+	return p.target, pool, nil
+}
+
+// close stops every pool.
+func (m *mcpProjects) close() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, p := range m.pools {
+		p.Close()
+	}
 }

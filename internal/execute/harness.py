@@ -97,7 +97,7 @@ import importlib.machinery  # noqa: E402
 
 
 def _project_module(argv):
-    if len(argv) < 2 or not argv[1]:
+    if len(argv) != 2 or argv[0] != "-c" or not argv[1].startswith("{"):
         return None
     m = json.loads(argv[1])
     if type(m.get("name")) is not str or type(m.get("file")) is not str or type(m.get("path")) is not list:
