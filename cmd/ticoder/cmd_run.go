@@ -331,6 +331,12 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
+	return buildAndAsk(ctx, o, b, src, opts, in, out, errw)
+}
+
+// buildAndAsk prepares the session for src, asks its questions and writes
+// the result.
+func buildAndAsk(ctx context.Context, o *runOptions, b *interact.Builder, src interact.Source, opts interact.Options, in io.Reader, out, errw io.Writer) error {
 	var rep progress.Reporter = progress.Nop{}
 	if isTerminal(errw) {
 		// The questions replace the bar: it must not stay above them, nor

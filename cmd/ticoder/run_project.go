@@ -15,7 +15,6 @@ import (
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/interact"
-	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/project"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
@@ -55,23 +54,8 @@ func runProject(ctx context.Context, g *globalOptions, o *runOptions, opts inter
 	if err != nil {
 		return err
 	}
-	var rep progress.Reporter = progress.Nop{}
-	if isTerminal(errw) {
-		rep = progress.NewTransientBar(errw)
-	}
-	stopWatch := watchModel(o.flags.waiting, rep, errw)
-	prep, err := b.Build(ctx, interact.Source{Module: p.target}, opts, rep)
-	stopWatch()
-	if err != nil {
-		return err
-	}
-	conv, err := interact.Start(prep, eng.Pool)
-	if err != nil {
-		return err
-	}
-	conv.UseBuilder(b, rep)
 	o.project = p
-	return askAndWrite(ctx, o, conv, "", in, out, errw)
+	return buildAndAsk(ctx, o, b, interact.Source{Module: p.target}, opts, in, out, errw)
 }
 
 // projectRun is a session's project: the function, its project and the
@@ -126,13 +110,8 @@ func (p *projectRun) pool(ctx context.Context, workers int, cache *execute.Cache
 // openProjectEngine opens the cache database and an execution pool that
 // runs programs as the project's module.
 func openProjectEngine(ctx context.Context, g *globalOptions, p *projectRun) (*engine, error) {
-	db, err := g.openStore()
+	db, cache, err := g.openCache(ctx)
 	if err != nil {
-		return nil, err
-	}
-	cache, err := execute.NewCache(ctx, db)
-	if err != nil {
-		db.Close()
 		return nil, err
 	}
 	if g.unsafe {

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 )
@@ -16,14 +15,7 @@ import (
 // are left to the project's view, which applies its masks.
 func envLayout(python string, paths []string, project *ProjectView) (layout, error) {
 	l := layout{etc: etcFiles}
-	if !filepath.IsAbs(python) {
-		return l, fmt.Errorf("interpreter %q: not an absolute path", python)
-	}
-	real, err := filepath.EvalSymlinks(python)
-	if err != nil {
-		return l, fmt.Errorf("interpreter %s: %w", python, err)
-	}
-	interp, needed, err := elfDeps(real)
+	_, interp, needed, err := interpreterBinary(python)
 	if err != nil {
 		return l, err
 	}
