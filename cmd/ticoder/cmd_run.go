@@ -372,6 +372,10 @@ func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reade
 	if err != nil {
 		return fmt.Errorf("%w: %s is not a session file that run kept: %w", interact.ErrBadSource, o.resume, err)
 	}
+	if conv.Module() != nil {
+		return fmt.Errorf("%w: %s is a session on %s::%s in a project, which --resume cannot take up yet: run --spec %s::%s again",
+			interact.ErrBadSource, o.resume, conv.Module().Rel, conv.Module().Name, conv.Module().File, conv.Module().Name)
+	}
 	fmt.Fprintf(errw, "ticoder: resuming %s with %s\n", o.resume, plural(len(conv.State("").History), "answer"))
 	return askAndWrite(ctx, o, conv, o.resume, in, out, errw)
 }

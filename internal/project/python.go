@@ -161,6 +161,9 @@ func Inspect(ctx context.Context, python string) (Interpreter, error) {
 			return in, badProject("interpreter %s: %v", python, err)
 		}
 	}
+	if err := sandbox.CheckPython(python, in.Paths()); err != nil {
+		return in, badProject("the sandbox cannot run %s: %v (give --python with another interpreter)", python, err)
+	}
 	return in, nil
 }
 

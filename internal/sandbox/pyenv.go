@@ -1,8 +1,10 @@
 package sandbox
 
 import (
+	"debug/elf"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // envLayout is the layout of an interpreter whose sys.path is known
@@ -15,12 +17,24 @@ import (
 // are left to the project's view, which applies its masks.
 func envLayout(python string, paths []string, project *ProjectView) (layout, error) {
 	l := layout{etc: etcFiles}
-	_, interp, needed, err := interpreterBinary(python)
+	real, interp, needed, err := interpreterBinary(python)
 	if err != nil {
 		return l, err
 	}
 	libs := existing(libraryDirs())
-	if err := checkLibraries(python, interp, needed, libs); err != nil {
+	// An interpreter built with --enable-shared (pyenv, python.org builds)
+	// finds libpythonX.Y.so through its RUNPATH, its own prefix's lib
+	// directory: that file alone is shown, not the directory (which holds
+	// the base interpreter's site-packages).
+	var system []string
+	for _, lib := range needed {
+		if p := inRunpath(real, lib); p != "" && !underAny(filepath.Dir(p), libs) {
+			l.files = append(l.files, p)
+			continue
+		}
+		system = append(system, lib)
+	}
+	if err := checkLibraries(python, interp, system, libs); err != nil {
 		return l, err
 	}
 	l.dirs = libs
@@ -43,7 +57,7 @@ func envLayout(python string, paths []string, project *ProjectView) (layout, err
 	l.dirs = append(l.dirs, existing([]string{
 		"/usr/share/zoneinfo", "/usr/lib/locale/C.utf8", "/usr/lib/locale/C.UTF-8",
 	})...)
-	l.files = []string{python}
+	l.files = append(l.files, python)
 	if interp != "" {
 		l.files = append(l.files, interp)
 	}
@@ -56,6 +70,42 @@ func envLayout(python string, paths []string, project *ProjectView) (layout, err
 	})...)
 	l.files = append(l.files, alternatives(libs)...)
 	return l, nil
+}
+
+// inRunpath returns the path of library lib in a directory of binary's
+// DT_RUNPATH or DT_RPATH ($ORIGIN expanded), "" if none has it.
+func inRunpath(binary, lib string) string {
+	f, err := elf.Open(binary)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	var dirs []string
+	for _, tag := range []elf.DynTag{elf.DT_RUNPATH, elf.DT_RPATH} {
+		vals, _ := f.DynString(tag)
+		for _, v := range vals {
+			for _, d := range strings.Split(v, ":") {
+				d = strings.ReplaceAll(strings.ReplaceAll(d, "${ORIGIN}", "$ORIGIN"), "$ORIGIN", filepath.Dir(binary))
+				if filepath.IsAbs(d) {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+	}
+	for _, d := range dirs {
+		if p := filepath.Join(d, lib); fileExists(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// CheckPython returns an error naming what is missing when the sandbox
+// could not run python with the given paths (Config.PythonPath): the
+// binary, its dynamic loader or a library it links against.
+func CheckPython(python string, paths []string) error {
+	_, err := envLayout(python, paths, nil)
+	return err
 }
 
 // underAny reports whether p is one of dirs or inside one of them, dirs
