@@ -137,6 +137,9 @@ type Candidate struct {
 	Programs int `json:"programs"`
 	// Score is the ranking score.
 	Score float64 `json:"score"`
+	// Yours marks the function's existing implementation (a session on a
+	// function inside a project's module that already has a body).
+	Yours bool `json:"yours,omitempty"`
 }
 
 // Session is the state of one session.
@@ -208,6 +211,16 @@ type Export struct {
 	Unchecked string `json:"unchecked,omitempty"`
 	// Command says how to run the tests, in the files' directory.
 	Command string `json:"command,omitempty"`
+	// PatchFile and Patch, for a function inside a project's module, are
+	// NAME.patch and a unified diff of the module, relative to the
+	// project's root, that puts the code in place (git apply or patch -p1
+	// apply it there).
+	PatchFile string `json:"patch_file,omitempty"`
+	Patch     string `json:"patch,omitempty"`
+	// Module is the dotted name of that module, and Patched its source with
+	// the code in place.
+	Module  string `json:"module,omitempty"`
+	Patched string `json:"patched,omitempty"`
 }
 
 // Info describes the server: GET /api/info.

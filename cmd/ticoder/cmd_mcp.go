@@ -23,6 +23,8 @@ type mcpOptions struct {
 	requireToken bool
 	allowHosts   []string
 	noWrite      bool
+	root         string
+	proj         projectFlags
 	flags        interactFlags
 	// ready, if not nil, is called with the HTTP endpoint's URL once it
 	// listens.
@@ -79,6 +81,9 @@ taken); 2 a usage error; 3 bad input (a replay:DIR that does not exist);
 	f.BoolVar(&o.requireToken, "require-token", false, "with --http: require an access token on loopback too (a random one unless --token)")
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "with --http: also answer requests for this host `NAME` or NAME:PORT (repeatable)")
 	f.BoolVar(&o.noWrite, "no-write", false, "do not write results into the client's workspace root")
+	f.StringVar(&o.root, "root", "", "the directory that the tools' file arguments are relative to (default: the client's first file:// workspace root); nothing outside it is read")
+	f.StringVar(&o.proj.python, "python", "", "the interpreter that runs candidates of a file's function (default: $VIRTUAL_ENV/bin/python, then PROJECT/.venv/bin/python, PROJECT/venv/bin/python, /usr/bin/python3)")
+	f.StringArrayVar(&o.proj.mask, "mask", nil, "a glob of project entries no candidate may see, besides .git, .env*, keys and credentials (repeatable)")
 	o.flags.add(f)
 	return cmd
 }
@@ -99,9 +104,11 @@ func runMCP(ctx context.Context, g *globalOptions, o *mcpOptions, errw io.Writer
 	}
 	defer eng.Close()
 	defer watchModel(o.flags.waiting, nil, errw)()
+	projects := &mcpProjects{g: g, flags: o.proj, db: eng.DB}
+	defer projects.close()
 	srv, err := mcpserver.New(mcpserver.Options{
 		Builder: b, Runner: eng.Pool, Defaults: opts, WriteFiles: !o.noWrite, Logger: slog.Default(),
-		Version: buildVersion(),
+		Version: buildVersion(), Root: o.root, OpenProject: projects.open,
 	})
 	if err != nil {
 		return err

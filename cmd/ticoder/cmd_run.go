@@ -21,6 +21,7 @@ import (
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/progress"
+	"github.com/ticoder/ticoder/internal/project"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/session"
 	"github.com/ticoder/ticoder/internal/ui"
@@ -145,6 +146,11 @@ type runOptions struct {
 	plain     bool
 	noColor   bool
 	flags     interactFlags
+	// proj and write are --project, --python, --mask and --write, for
+	// --spec FILE::NAME; project is that session's project once resolved.
+	proj    projectFlags
+	write   bool
+	project *projectRun
 	// promptSet and signatureSet report that --prompt and --signature were
 	// given (perhaps empty).
 	promptSet, signatureSet bool
@@ -216,7 +222,7 @@ error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 	f := cmd.Flags()
 	f.StringVar(&o.demo, "demo", "", "use a built-in demo problem (default text_match; --demo list lists them)")
 	f.Lookup("demo").NoOptDefVal = demo.Names()[0]
-	f.StringVar(&o.spec, "spec", "", "stub file: Python (imports and helpers, the def line and a docstring) or Java (NAME.java: a class with the static method to write and its Javadoc)")
+	f.StringVar(&o.spec, "spec", "", "FILE::NAME, a function in a module of your project (its def line, decorators and docstring are the spec; the module is its context), or a stub file: Python (imports and helpers, the def line and a docstring) or Java (NAME.java: a class with the static method to write and its Javadoc)")
 	f.StringVar(&o.lang, "lang", "", "language of --spec: python or java (default: from the file name, .java is Java)")
 	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
 	f.StringVar(&o.signature, "signature", "", `the function's def line, e.g. "def f(x: int) -> int"`)
@@ -224,6 +230,8 @@ error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 	f.StringVar(&o.resume, "resume", "", "take up a session file that an earlier run kept when it was quit or interrupted")
 	f.StringVar(&o.out, "out", "", "directory to write NAME.py and test_NAME.py to (default: a new directory per run under $XDG_DATA_HOME/ticoder/runs)")
 	f.BoolVar(&o.force, "force", false, "overwrite NAME.py and test_NAME.py in --out if they exist")
+	f.BoolVar(&o.write, "write", false, "with --spec FILE::NAME: put the chosen function into FILE in place and add the approved tests to the project's tests (tests/test_MODULE.py), then run them once in the sandbox")
+	o.proj.add(f)
 	f.BoolVar(&o.plain, "plain", false, "plain prompts even on a terminal")
 	f.BoolVar(&o.noColor, "no-color", os.Getenv("NO_COLOR") != "", "no syntax highlighting")
 	o.flags.add(f)
@@ -280,6 +288,18 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 		}
 		return resumeRun(ctx, g, o, in, out, errw)
 	}
+	if target, ok, err := project.ParseTarget(o.spec); err != nil || ok {
+		if err != nil {
+			return err
+		}
+		if o.demo != "" || o.promptSet || o.task != "" {
+			return usagef("run: --spec FILE::NAME goes without --demo, --prompt or --task")
+		}
+		return runProject(ctx, g, o, opts, target, in, out, errw)
+	}
+	if o.write || o.proj.set() {
+		return usagef("run: --write, --project, --python and --mask go with --spec FILE::NAME (a function in your project's module)")
+	}
 	if o.spec != "" {
 		data, err := os.ReadFile(o.spec)
 		if err != nil {
@@ -311,6 +331,12 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 	if err != nil {
 		return err
 	}
+	return buildAndAsk(ctx, o, b, src, opts, in, out, errw)
+}
+
+// buildAndAsk prepares the session for src, asks its questions and writes
+// the result.
+func buildAndAsk(ctx context.Context, o *runOptions, b *interact.Builder, src interact.Source, opts interact.Options, in io.Reader, out, errw io.Writer) error {
 	var rep progress.Reporter = progress.Nop{}
 	if isTerminal(errw) {
 		// The questions replace the bar: it must not stay above them, nor
@@ -346,6 +372,10 @@ func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reade
 	if err != nil {
 		return fmt.Errorf("%w: %s is not a session file that run kept: %w", interact.ErrBadSource, o.resume, err)
 	}
+	if conv.Module() != nil {
+		return fmt.Errorf("%w: %s is a session on %s::%s in a project, which --resume cannot take up yet: run --spec %s::%s again",
+			interact.ErrBadSource, o.resume, conv.Module().Rel, conv.Module().Name, conv.Module().File, conv.Module().Name)
+	}
 	fmt.Fprintf(errw, "ticoder: resuming %s with %s\n", o.resume, plural(len(conv.State("").History), "answer"))
 	return askAndWrite(ctx, o, conv, o.resume, in, out, errw)
 }
@@ -358,9 +388,11 @@ func askAndWrite(ctx context.Context, o *runOptions, conv *interact.Conversation
 	if err != nil && !errors.Is(err, interact.ErrNoCandidate) {
 		return err
 	}
-	dest, err := o.destination(names)
-	if err != nil {
-		return err
+	var dest *runDestination
+	if !o.write {
+		if dest, err = o.destination(names); err != nil {
+			return err
+		}
 	}
 	keep := &sessionFile{path: sessionPath, name: strings.TrimSuffix(names.CodeFile, filepath.Ext(names.CodeFile))}
 	var res ui.Result
@@ -390,6 +422,13 @@ func askAndWrite(ctx context.Context, o *runOptions, conv *interact.Conversation
 			return errNoAnswers
 		}
 		fmt.Fprintf(errw, "ticoder: stdin ended after %s, before a candidate was chosen: writing the top-ranked one\n", plural(answers, "answer"))
+	}
+	if o.write {
+		if err := writeInPlace(ctx, o.project, conv, res.Candidate, out); err != nil {
+			return err
+		}
+		keep.remove()
+		return nil
 	}
 	codePath, testPath, err := dest.paths(names)
 	if err != nil {
@@ -443,7 +482,16 @@ func writeExport(ctx context.Context, conv *interact.Conversation, candidate int
 	if err := os.WriteFile(testPath, []byte(ex.Tests), 0o644); err != nil {
 		return fmt.Errorf("write the tests: %w", err)
 	}
-	fmt.Fprintf(out, "\nWrote %s and %s (%s).\n", codePath, testPath, approvedLine(ex))
+	if ex.PatchFile != "" {
+		patchPath := filepath.Join(filepath.Dir(codePath), ex.PatchFile)
+		if err := os.WriteFile(patchPath, []byte(ex.Patch), 0o644); err != nil {
+			return fmt.Errorf("write the patch: %w", err)
+		}
+		fmt.Fprintf(out, "\nWrote %s, %s and %s (%s).\n", codePath, patchPath, testPath, approvedLine(ex))
+		fmt.Fprintf(out, "Apply it in your project with: git apply %s (or patch -p1 < %s); the tests import %s.\n", patchPath, patchPath, ex.Module)
+	} else {
+		fmt.Fprintf(out, "\nWrote %s and %s (%s).\n", codePath, testPath, approvedLine(ex))
+	}
 	if !ex.Checked {
 		fmt.Fprintf(out, "Not checked in the sandbox: %s. Run them with: cd %s && %s%s\n", ex.Unchecked, filepath.Dir(testPath), ex.Command, pytestNote(ex.Command))
 		return nil

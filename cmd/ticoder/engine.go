@@ -146,16 +146,25 @@ func (g *globalOptions) openStore() (*sql.DB, error) {
 	return store.Open(g.cacheFile())
 }
 
-// openEngine opens the cache database and starts an execution pool with it.
-// With --unsafe-no-sandbox it warns that untrusted code runs unisolated.
-func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, error) {
+// openCache opens the cache database and the execution cache in it.
+func (g *globalOptions) openCache(ctx context.Context) (*sql.DB, *execute.Cache, error) {
 	db, err := g.openStore()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	cache, err := execute.NewCache(ctx, db)
 	if err != nil {
 		db.Close()
+		return nil, nil, err
+	}
+	return db, cache, nil
+}
+
+// openEngine opens the cache database and starts an execution pool with it.
+// With --unsafe-no-sandbox it warns that untrusted code runs unisolated.
+func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, error) {
+	db, cache, err := g.openCache(ctx)
+	if err != nil {
 		return nil, err
 	}
 	if g.natsURL() != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/natsexec"
+	"github.com/ticoder/ticoder/internal/project"
 	"github.com/ticoder/ticoder/internal/qe/estimate"
 	"github.com/ticoder/ticoder/internal/qe/qestore"
 	"github.com/ticoder/ticoder/internal/samples"
@@ -59,7 +60,7 @@ var exitStatuses = []exitStatus{
 	{code: exitBadInput, help: "bad input: a file, spec, task or dataset that is missing or cannot\nbe used (samples of another dataset, lines --strict refuses, a replay\ndirectory that does not exist)",
 		is: []error{fs.ErrNotExist, fs.ErrPermission, interact.ErrBadSource, dataset.ErrUnknown, dataset.ErrNoProblem,
 			dataset.ErrBadFile, qestore.ErrNotCQE, qestore.ErrNoExamples, natsexec.ErrBadKeyFile, samples.ErrNoSamples,
-			demo.ErrUnknown, llm.ErrBadReplay},
+			demo.ErrUnknown, llm.ErrBadReplay, project.ErrBadProject},
 		as: func(err error) bool {
 			var b badInputError
 			var se *interact.SyntaxError

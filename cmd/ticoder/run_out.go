@@ -30,7 +30,10 @@ type runDestination struct {
 func (o *runOptions) destination(names api.Export) (*runDestination, error) {
 	d := &runDestination{dir: o.out, now: time.Now}
 	if o.out != "" {
-		for _, name := range []string{names.CodeFile, names.TestFile} {
+		for _, name := range []string{names.CodeFile, names.TestFile, names.PatchFile} {
+			if name == "" {
+				continue
+			}
 			p := filepath.Join(o.out, name)
 			if _, err := os.Stat(p); err == nil && !o.force {
 				return nil, usagef("run: %s exists; choose another --out directory, or pass --force to overwrite it", p)

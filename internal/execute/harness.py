@@ -83,6 +83,55 @@ IS_INIT = os.getpid() == 1
 TMP = "/tmp" if IS_INIT else tempfile.mkdtemp(prefix="ticoder-unsafe-")
 
 
+# ------------------------------------------------------------ project module
+#
+# With `ticoder run --spec FILE::NAME` the worker is started with one argument:
+# a JSON description of the project's module, {"name": "shop.pricing", "file":
+# the module's path, "path": directories that go first on sys.path}. Every
+# program is then that module's whole source (the file with the function
+# replaced by a candidate) and runs as the module: its globals are a fresh
+# module object's, registered in sys.modules under its dotted name, so its
+# relative imports work and the project's own modules that import it get the
+# program, not the file on disk (which stays untouched, read-only).
+import importlib.machinery  # noqa: E402
+
+
+def _project_module(argv):
+    if len(argv) != 2 or argv[0] != "-c" or not argv[1].startswith("{"):
+        return None
+    m = json.loads(argv[1])
+    if type(m.get("name")) is not str or type(m.get("file")) is not str or type(m.get("path")) is not list:
+        raise SystemExit("ticoder: bad module description")
+    return m
+
+
+MODULE = _project_module(sys.argv)
+if MODULE is not None:
+    sys.path[:0] = [p for p in MODULE["path"] if type(p) is str and p not in sys.path]
+while "" in sys.path:  # Python < 3.11 has no -P: no working directory on sys.path
+    sys.path.remove("")
+PROGRAM_FILE = "<candidate>" if MODULE is None else MODULE["file"]
+
+
+def program_globals():
+    """A program's fresh globals: a plain dict, or the project's module's."""
+    if MODULE is None:
+        return {}
+    name, path = MODULE["name"], MODULE["file"]
+    mod = type(sys)(name)
+    mod.__file__ = path
+    mod.__spec__ = importlib.machinery.ModuleSpec(name, None, origin=path)
+    mod.__spec__.has_location = True
+    if os.path.basename(path) == "__init__.py":
+        mod.__path__ = [os.path.dirname(path)]
+        mod.__spec__.submodule_search_locations = mod.__path__
+        mod.__package__ = name
+    else:
+        mod.__package__ = name.rpartition(".")[0]
+    sys.modules[name] = mod
+    return mod.__dict__
+
+
 def _not_json(o):
     raise TypeError("not JSON: %s" % type(o).__name__)
 
@@ -663,7 +712,7 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
     # The zygote's builtins are the snapshot, and tagged so (zygote_main).
     clean = CLEAN_TAG[0]
     try:
-        code = compile(program, "<candidate>", "exec")
+        code = compile(program, PROGRAM_FILE, "exec")
     except BaseException as e:  # noqa: BLE001
         name = exc_name(e)
         for j in range(start, len(ctests)):
@@ -676,7 +725,7 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
         if kind == "-":  # the worker could not compile this test
             continue
         clean = restore_builtins(clean)
-        g = {}
+        g = program_globals()
         # The test's time as C sees it (its module code and its part of the
         # test), without the fork or the worker's scheduling: what the
         # worker records as the test's time and scales reference limits by.

@@ -63,6 +63,12 @@ type Options struct {
 	Limits Limits
 	// Cache, if not nil, stores every result so nothing runs twice.
 	Cache *Cache
+	// Module, when not nil, runs every program as this module of a
+	// project (see Module); Sandbox must then show the project.
+	Module *Module
+	// NoSafePath is set for an interpreter older than Python 3.11, which
+	// has no -P flag.
+	NoSafePath bool
 	// Cgroups selects how workers are isolated from each other (default
 	// sandbox.CgroupsAuto: a cgroup per worker where the machine allows one,
 	// rlimits alone otherwise; see sandbox.Cgroups).
@@ -156,7 +162,13 @@ func (p *Pool) Close() error {
 // acquire takes a worker slot, starting the worker if needed.
 func (p *Pool) acquire(ctx context.Context) (*worker, error) {
 	return takeSlot(ctx, p.slots, func() (*worker, error) {
-		return startWorker(p.opts.Sandbox, p.cgroups, p.opts.Limits.workerLimits(), p.cpus)
+		cfg := p.opts.Sandbox
+		args, err := workerArgs(p.opts.Module, p.opts.NoSafePath)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Args = args
+		return startWorker(cfg, p.cgroups, p.opts.Limits.workerLimits(), p.cpus)
 	})
 }
 

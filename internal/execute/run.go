@@ -74,7 +74,7 @@ func (p *Pool) Run(ctx context.Context, job Job, each func(program int, results 
 	if err != nil {
 		return nil, err
 	}
-	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects)
+	st.keys = newCacheKeys(st.distinct, job.Tests, st.timeouts, job.AllowObjects).within(p.opts.Module.fingerprint())
 	rows := make([][]Result, len(st.distinct))
 	missing, err := fromCache(ctx, p.opts.Cache, st, rows)
 	if err != nil {

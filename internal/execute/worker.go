@@ -62,7 +62,8 @@ type worker struct {
 	pipeCap int
 }
 
-// startWorker starts a worker in a sandbox of its own, placed in a new
+// startWorker starts a worker in a sandbox of its own (with cfg.Args, or
+// the default worker arguments when empty: see workerArgs), placed in a new
 // cgroup of cgs with the bounds lim when cgs is active, and on a CPU of
 // cpus when cpus places workers.
 func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLimits, cpus *cpuPlacer) (*worker, error) {
@@ -72,7 +73,9 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 	// and dict orders, the same in every worker and every run (under -I
 	// each worker drew its own seed, and a candidate returning
 	// list(set(xs)) could pass in one run and fail in the next).
-	cfg.Args = []string{"-s", "-P", "-c", bootstrap}
+	if len(cfg.Args) == 0 {
+		cfg.Args = []string{"-s", "-P", "-c", bootstrap}
+	}
 	cfg.CPUs = cpus.take()
 	// The CPU is given back once the process has exited, or here if it
 	// never starts.

@@ -34,6 +34,9 @@ type Conversation struct {
 	regen   *Regeneration
 	builder *Builder
 	rep     progress.Reporter
+	// module is the function inside a project's module that the session
+	// writes; nil for every other source.
+	module *ModuleTarget
 }
 
 // Start begins a conversation on a prepared session. r runs the programs
@@ -47,7 +50,7 @@ func Start(p *Prepared, r execute.Runner) (*Conversation, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Conversation{task: p.Task, lang: l, sess: s, runner: r}
+	c := &Conversation{task: p.Task, lang: l, sess: s, runner: r, module: p.Module}
 	if p.Regeneration != nil {
 		regen := *p.Regeneration
 		c.regen = &regen
@@ -61,6 +64,7 @@ type record struct {
 	Session      json.RawMessage `json:"session"`
 	Stopped      bool            `json:"stopped,omitempty"`
 	Regeneration *Regeneration   `json:"regeneration,omitempty"`
+	Module       *ModuleTarget   `json:"module,omitempty"`
 }
 
 // MarshalJSON encodes everything needed to resume the conversation.
@@ -69,7 +73,7 @@ func (c *Conversation) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return json.Marshal(record{Task: c.task, Session: s, Stopped: c.stopped, Regeneration: c.regen})
+	return json.Marshal(record{Task: c.task, Session: s, Stopped: c.stopped, Regeneration: c.regen, Module: c.module})
 }
 
 // Load resumes a conversation encoded with MarshalJSON; r runs the
@@ -94,7 +98,7 @@ func LoadFor(data []byte, runners func(language string) execute.Runner) (*Conver
 	if err != nil {
 		return nil, err
 	}
-	return &Conversation{task: rec.Task, lang: l, sess: s, runner: r, stopped: rec.Stopped, regen: rec.Regeneration}, nil
+	return &Conversation{task: rec.Task, lang: l, sess: s, runner: r, stopped: rec.Stopped, regen: rec.Regeneration, module: rec.Module}, nil
 }
 
 // Task returns what the code is for.
@@ -319,9 +323,18 @@ func (c *Conversation) Candidates() []api.Candidate {
 			rankOf[s.Tie] = r
 		}
 		out[i] = api.Candidate{Rank: r, Index: s.Candidate, Program: s.Program, Samples: s.Count, Programs: s.Members, Score: s.Score}
+		if c.module != nil {
+			// A person reads the function, not the whole module it runs in.
+			out[i].Program = c.module.FunctionText(s.Program)
+			out[i].Yours = s.Candidate == c.module.Yours
+		}
 	}
 	return out
 }
+
+// Module returns the function inside a project's module that the session
+// writes; nil for every other source.
+func (c *Conversation) Module() *ModuleTarget { return c.module }
 
 // Answer answers question test with verdict (pass, fail, undefined or
 // output, or their one-letter forms) and, for output, the right value as a

@@ -58,6 +58,9 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 			rejected = append(rejected, c.sess.Shown(h))
 		}
 	}
+	if c.module != nil {
+		return c.exportModule(ctx, candidate, check, rejected)
+	}
 	f, err := c.lang.Export(c.task.Stub, c.task.EntryPoint, c.sess.Spec().Candidates[candidate].Program, c.sess.Approved(), rejected)
 	if err != nil {
 		return api.Export{}, err
@@ -97,25 +100,37 @@ func PytestFile(module, entry string, approved, rejected []execute.Test) (string
 	}
 	fn := moduleName(entry)
 	for i, t := range approved {
-		fmt.Fprintf(&b, "\n\ndef test_%s_%d():\n", fn, i+1)
-		for _, line := range strings.Split(strings.TrimRight(reprQuotes(t.String()), "\n"), "\n") {
-			if strings.TrimSpace(line) == "" {
-				b.WriteString("\n")
-				continue
-			}
-			b.WriteString("    " + line + "\n")
-		}
+		writeTestFunction(&b, fmt.Sprintf("test_%s_%d", fn, i+1), t)
 	}
-	if len(rejected) > 0 {
-		b.WriteString("\n\n# Tests you rejected (they do not match your intent):\n")
-		for _, t := range rejected {
-			for _, line := range strings.Split(strings.TrimRight(reprQuotes(t.String()), "\n"), "\n") {
-				b.WriteString("#   " + line + "\n")
-			}
-		}
-	}
+	writeRejected(&b, rejected)
 	b.WriteString(runWithoutPytest)
 	return b.String(), len(approved)
+}
+
+// writeTestFunction writes test t as the pytest function name, after two
+// blank lines.
+func writeTestFunction(b *strings.Builder, name string, t execute.Test) {
+	fmt.Fprintf(b, "\n\ndef %s():\n", name)
+	for _, line := range strings.Split(strings.TrimRight(reprQuotes(t.String()), "\n"), "\n") {
+		if strings.TrimSpace(line) == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString("    " + line + "\n")
+	}
+}
+
+// writeRejected lists the rejected tests as comments.
+func writeRejected(b *strings.Builder, rejected []execute.Test) {
+	if len(rejected) == 0 {
+		return
+	}
+	b.WriteString("\n\n# Tests you rejected (they do not match your intent):\n")
+	for _, t := range rejected {
+		for _, line := range strings.Split(strings.TrimRight(reprQuotes(t.String()), "\n"), "\n") {
+			b.WriteString("#   " + line + "\n")
+		}
+	}
 }
 
 // runWithoutPytest ends an exported test file: `python3 test_NAME.py` runs

@@ -165,6 +165,11 @@ func (c *Conversation) round(ctx context.Context, g Regenerator, mustPass []stri
 	if err != nil {
 		return 0, err
 	}
+	if c.module != nil {
+		if cands, err = moduleCandidates(ctx, c.builder.Runner, c.module, cands); err != nil {
+			return 0, err
+		}
+	}
 	have, samples := map[string]bool{}, 0
 	for _, old := range spec.Candidates {
 		have[programKey(old.Program)] = true

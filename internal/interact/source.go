@@ -76,9 +76,13 @@ type Source struct {
 	// Language is the language of Spec: "" or "python", or "java" (a
 	// class with a static method to write, see lang/java).
 	Language string
+	// Module is a function inside a project's module (run --spec
+	// FILE::NAME); the Builder's Runner must run programs as that module
+	// (execute.Module). Build fills in the rest of it.
+	Module *ModuleTarget
 }
 
-// Kind returns "demo", "spec", "prompt" or "task", or an error when not
+// Kind returns "demo", "spec", "prompt", "task" or "module", or an error when not
 // exactly one source is set.
 func (s Source) Kind() (string, error) {
 	var kinds []string
@@ -93,6 +97,9 @@ func (s Source) Kind() (string, error) {
 	}
 	if s.Task != "" {
 		kinds = append(kinds, "task")
+	}
+	if s.Module != nil {
+		kinds = append(kinds, "module")
 	}
 	switch {
 	case len(kinds) == 0:
@@ -178,6 +185,9 @@ func (b *Builder) RunnerFor(language string) execute.Runner {
 type Prepared struct {
 	Task api.Task     `json:"task"`
 	Spec session.Spec `json:"spec"`
+	// Module is the function inside a project's module that the session
+	// writes; nil for every other source.
+	Module *ModuleTarget `json:"module,omitempty"`
 	// Regeneration says how the session may ask the model for new
 	// candidates; nil: never (Options.Regenerate 0).
 	Regeneration *Regeneration `json:"regeneration,omitempty"`
@@ -227,6 +237,12 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 				slog.Debug("the model proposed no inputs", "task", prob.ID, "err", err)
 			}
 		}
+		if kind == "module" {
+			if cands, err = moduleCandidates(ctx, b.Runner, src.Module, cands); err != nil {
+				return nil, err
+			}
+			cands = withYours(src.Module, cands)
+		}
 		if len(cands) == 0 {
 			return nil, fmt.Errorf("%w: the model gave none for %s", ErrNoCandidates, prob.EntryPoint)
 		}
@@ -268,7 +284,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 			return nil, fmt.Errorf("synthesized questions: %w", err)
 		}
 	}
-	p := &Prepared{Task: task, Spec: spec}
+	p := &Prepared{Task: task, Spec: spec, Module: src.Module}
 	if opts.Regenerate > 0 {
 		p.Regeneration = &Regeneration{Rounds: opts.Regenerate, Codes: opts.Codes, Context: codeCtx}
 	}
@@ -277,6 +293,9 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 
 // problem returns the dataset.Problem of a spec, prompt or task source.
 func (b *Builder) problem(ctx context.Context, kind string, src Source) (dataset.Problem, error) {
+	if kind == "module" {
+		return b.moduleProblem(ctx, src.Module)
+	}
 	if kind == "task" {
 		name, id, ok := strings.Cut(src.Task, "/")
 		if !ok || id == "" {

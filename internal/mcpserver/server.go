@@ -35,6 +35,14 @@ type Options struct {
 	// WriteFiles writes the result's files into the client's first
 	// workspace root (file:// roots only), under ticoder-out/.
 	WriteFiles bool
+	// Root is the directory that file arguments are relative to (ticoder
+	// mcp --root); empty: the client's first file:// workspace root.
+	Root string
+	// OpenProject, when not nil, prepares a session on the function
+	// function of file (an absolute path inside root, free of symlinks): the
+	// target and a runner that runs programs as its module. Without it, file
+	// arguments are refused.
+	OpenProject func(ctx context.Context, file, function, root string) (*interact.ModuleTarget, execute.Runner, error)
 	// MaxSessions bounds the sessions kept in memory (default 64).
 	MaxSessions int
 	// Version is reported to clients.

@@ -189,6 +189,15 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in SourceI
 		return nil, err
 	}
 	b := s.opts.Builder
+	runner := s.opts.Builder.RunnerOr(src.Language, s.opts.Runner)
+	if in.File != "" || in.Function != "" {
+		if src, runner, err = s.moduleSource(ctx, req, in); err != nil {
+			return nil, err
+		}
+		bb := *b
+		bb.Runner, bb.Runners = runner, nil // every program runs as the module
+		b = &bb
+	}
 	sampling := false
 	if kind, _ := src.Kind(); kind != "demo" && b.Generator == nil && canSample(req.Session) {
 		bb := *b
@@ -206,7 +215,10 @@ func (s *Server) start(ctx context.Context, req *mcp.CallToolRequest, in SourceI
 	if err != nil {
 		return nil, err
 	}
-	conv, err := interact.Start(p, s.opts.Builder.RunnerOr(p.Task.Language, s.opts.Runner))
+	if src.Module == nil {
+		runner = s.opts.Builder.RunnerOr(p.Task.Language, s.opts.Runner)
+	}
+	conv, err := interact.Start(p, runner)
 	if err != nil {
 		return nil, err
 	}
@@ -229,6 +241,12 @@ func sourceOf(in SourceInput) (interact.Source, error) {
 		if len(f.v) > f.max {
 			return interact.Source{}, fmt.Errorf("%s has %d characters; the limit is %d", f.name, len(f.v), f.max)
 		}
+	}
+	if in.File != "" || in.Function != "" {
+		if in.Demo != "" || in.Task != "" || in.Stub != "" || in.Description != "" || in.Signature != "" {
+			return interact.Source{}, fmt.Errorf("give file and function alone, not with demo, stub, description or task")
+		}
+		return interact.Source{}, nil // the module is resolved by start
 	}
 	src := interact.Source{Demo: in.Demo, Task: in.Task, Prompt: in.Description, Signature: in.Signature}
 	if in.Stub != "" {
@@ -332,6 +350,7 @@ func (s *Server) finish(ctx context.Context, req *mcp.CallToolRequest, cv *convo
 	st := cv.conv.State(cv.id)
 	r := &Result{
 		SessionID: cv.id, Task: st.Task, CodeFile: ex.CodeFile, Code: ex.Code, TestFile: ex.TestFile, Tests: ex.Tests,
+		PatchFile: ex.PatchFile, Patch: ex.Patch,
 		TestCount: ex.TestCount, Checked: ex.Checked, Passed: ex.Passed, Failures: ex.Failures,
 		Ranked: st.Candidates, Explanation: explain(st), Stop: st.StopMessage,
 		Conflict: st.ConflictMessage,

@@ -4,12 +4,14 @@ import "github.com/ticoder/ticoder/api"
 
 // SourceInput says what function to clarify and how: the input of clarify
 // and start_clarification. Exactly one of Demo, Stub, Description (with
-// Signature) and Task is set.
+// Signature), Task and File (with Function) is set.
 type SourceInput struct {
 	Demo        string `json:"demo,omitempty" jsonschema:"name of a built-in demo problem (count_vowels, digit_sum, first_missing, is_leap_year, max_increasing_product, median, rle_encode, second_largest, text_match in Python; min_cost, sorted_union in Java); needs no model"`
 	Stub        string `json:"stub,omitempty" jsonschema:"a Python stub of the function to write: any imports, then its def line and a docstring that says what it does"`
 	Description string `json:"description,omitempty" jsonschema:"what the function should do, in words; give signature too"`
 	Signature   string `json:"signature,omitempty" jsonschema:"the function's def line, e.g. def fib(n: int) -> int (with description)"`
+	File        string `json:"file,omitempty" jsonschema:"a Python module of the project, relative to the workspace root (with function): candidates run as that module with the project's own venv, and the result is the function plus a patch of the module"`
+	Function    string `json:"function,omitempty" jsonschema:"the module-level function in file to write or check (with file); its def line, decorators and docstring are the spec"`
 	Task        string `json:"task,omitempty" jsonschema:"a benchmark task as DATASET/ID, e.g. humaneval-noexamples/HumanEval/12 (a live model, or the recorded samples of replay:DATA/samples/humaneval-codegen16b) or mbpp/2 (a live model)"`
 	Mode        string `json:"mode,omitempty" jsonschema:"passfail (answers yes / no / invalid input) or output (also: the value a call should return); default the server's"`
 	Codes       int    `json:"codes,omitempty" jsonschema:"candidate programs to generate (1-100; default the server's)"`
@@ -77,6 +79,11 @@ type Result struct {
 	TestFile  string `json:"test_file"`
 	Tests     string `json:"tests"`
 	TestCount int    `json:"test_count"`
+	// PatchFile and Patch, for a file's function, are a unified diff of the
+	// module relative to the project's root (git apply or patch -p1 apply
+	// it there); the tests import from the real module.
+	PatchFile string `json:"patch_file,omitempty"`
+	Patch     string `json:"patch,omitempty"`
 	// Checked and Passed report that the tests were run against the code in
 	// the sandbox and passed; Failures names those that did not.
 	Checked  bool     `json:"checked"`

@@ -34,7 +34,11 @@ func (s *Server) writeFiles(ctx context.Context, ss *mcp.ServerSession, ex api.E
 		return nil
 	}
 	var out []string
-	for _, f := range []struct{ name, text string }{{ex.CodeFile, ex.Code}, {ex.TestFile, ex.Tests}} {
+	files := []struct{ name, text string }{{ex.CodeFile, ex.Code}, {ex.TestFile, ex.Tests}}
+	if ex.PatchFile != "" {
+		files = append(files, struct{ name, text string }{ex.PatchFile, ex.Patch})
+	}
+	for _, f := range files {
 		p := filepath.Join(dir, filepath.Base(f.name))
 		if err := writeNew(p, f.text); err != nil {
 			s.log.Warn("cannot write the result into the workspace", "file", p, "err", err)

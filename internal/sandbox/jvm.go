@@ -82,6 +82,9 @@ func layoutFor(cfg Config) (layout, error) {
 		}
 		return l, nil
 	}
+	if len(cfg.PythonPath) > 0 {
+		return envLayout(cfg.Python, cfg.PythonPath, cfg.Project)
+	}
 	return pythonLayout(cfg.Python)
 }
 

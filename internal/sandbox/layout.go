@@ -56,14 +56,7 @@ var etcFiles = map[string]string{
 // found in those places.
 func pythonLayout(python string) (layout, error) {
 	l := layout{etc: etcFiles}
-	if !filepath.IsAbs(python) {
-		return l, fmt.Errorf("interpreter %q: not an absolute path", python)
-	}
-	real, err := filepath.EvalSymlinks(python)
-	if err != nil {
-		return l, fmt.Errorf("interpreter %s: %w", python, err)
-	}
-	interp, needed, err := elfDeps(real)
+	real, interp, needed, err := interpreterBinary(python)
 	if err != nil {
 		return l, err
 	}
@@ -90,6 +83,19 @@ func pythonLayout(python string) (layout, error) {
 	})...)
 	l.files = append(l.files, alternatives(libs)...)
 	return l, nil
+}
+
+// interpreterBinary resolves python (an absolute path) to its binary and
+// returns that, its dynamic loader and the libraries it links against.
+func interpreterBinary(python string) (real, interp string, needed []string, err error) {
+	if !filepath.IsAbs(python) {
+		return "", "", nil, fmt.Errorf("interpreter %q: not an absolute path", python)
+	}
+	if real, err = filepath.EvalSymlinks(python); err != nil {
+		return "", "", nil, fmt.Errorf("interpreter %s: %w", python, err)
+	}
+	interp, needed, err = elfDeps(real)
+	return real, interp, needed, err
 }
 
 // elfDeps returns the dynamic loader (PT_INTERP) of the ELF file path and the

@@ -45,6 +45,11 @@ func buildRoot(cfg Config) ([]string, error) {
 		return nil, err
 	}
 	var m mirror
+	if cfg.Project != nil {
+		if err := m.showProject(*cfg.Project); err != nil {
+			return nil, err
+		}
+	}
 	for _, p := range append(l.dirs, l.files...) {
 		if err := m.expose(p); err != nil {
 			return nil, err
@@ -67,6 +72,12 @@ func buildRoot(cfg Config) ([]string, error) {
 		return nil, err
 	}
 	readable := append(m.bound, "/etc")
+	if cfg.Project != nil {
+		// The rebuilt directories of the view must be listable (Python's
+		// import system lists every directory on sys.path); they hold only
+		// what the view shows.
+		readable = append(readable, filepath.Clean(cfg.Project.Dir))
+	}
 	if len(cfg.JVM.Files) > 0 {
 		readable = append(readable, filesDir)
 	}

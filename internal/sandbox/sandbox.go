@@ -47,6 +47,17 @@ type Config struct {
 	CPUs []int `json:"cpus,omitempty"`
 	// JVM fields (see jvm.go); zero for Python.
 	JVM JVMConfig `json:"jvm"`
+	// PythonPath, when not empty, lists what the interpreter reads besides
+	// its binary: its prefixes and the entries of its sys.path (a virtual
+	// environment's site-packages, the base interpreter's standard library),
+	// each shown read-only at its own path instead of the standard library
+	// and dist-packages guessed from the binary's location. Entries that do
+	// not exist are skipped; those inside Project are shown by the project's
+	// view, masks applied.
+	PythonPath []string `json:"python_path,omitempty"`
+	// Project, when not nil, shows a project's directory read-only (see
+	// ProjectView).
+	Project *ProjectView `json:"project,omitempty"`
 }
 
 func (c Config) withDefaults() Config {

@@ -82,6 +82,9 @@ func candidateHead(cands []api.Candidate, i int) string {
 	if tied(cands, i) {
 		h += " (tied)"
 	}
+	if c.Yours {
+		h += " — yours (the code in your file now)"
+	}
 	return h
 }
 
