@@ -1,0 +1,124 @@
+package session
+
+// What the session knows of the function's domain, and which questions may
+// still be asked.
+
+// undefinedChances estimates, for each test of ts, the chance that the user
+// answers it `undefined` (its input is outside the function's domain): nil
+// before any answer, when the selector takes the weight of the remaining
+// candidates that raise, time out or crash on it; after answers, that weight
+// among the domain candidates only (see domain). An undefined answer does
+// not prune — a candidate may return anything outside the domain — but it
+// shows which candidates model the domain as the user does. It also says
+// which kinds of input the user calls undefined: a test that shares a
+// trait (Spec.Traits) with a question answered undefined has at least that
+// trait's chance (traitChances), so that after "invalid input" to one
+// negative shift the next question is not another negative shift.
+func (s *Session) undefinedChances(ts []int) []float64 {
+	if len(s.history) == 0 {
+		return nil
+	}
+	out := make([]float64, len(s.spec.Tests))
+	dom := s.domain()
+	if all := s.pool.Weight(dom); all > 0 {
+		for _, t := range ts {
+			raise := 0.0
+			for _, c := range dom {
+				if s.pool.Raises(c, t) {
+					raise += s.pool.Weight([]int{c})
+				}
+			}
+			out[t] = raise / all
+		}
+	}
+	if s.spec.Traits == nil {
+		return out
+	}
+	like := s.traitChances()
+	for _, t := range ts {
+		for _, tr := range s.spec.Traits[t] {
+			out[t] = max(out[t], like[tr])
+		}
+	}
+	return out
+}
+
+// traitChances estimates, for each trait (Spec.Traits) that most of the
+// answered questions having it were answered undefined, the chance that
+// another question with that trait is undefined too: Laplace's rule of
+// succession, (undefined + 1) / (answered + 2). A trait that as many
+// defined answers had is left out: a string without digits may well be
+// valid if a defined answer was about one.
+func (s *Session) traitChances() map[string]float64 {
+	undef, answered := map[string]int{}, map[string]int{}
+	for _, st := range s.history {
+		for _, tr := range s.spec.Traits[st.Test] {
+			answered[tr]++
+			if st.Answer.Verdict == Undefined {
+				undef[tr]++
+			}
+		}
+	}
+	out := make(map[string]float64, len(undef))
+	for tr, u := range undef {
+		if 2*u > answered[tr] {
+			out[tr] = float64(u+1) / float64(answered[tr]+2)
+		}
+	}
+	return out
+}
+
+// askable returns the tests of set that may be asked: those that
+// Spec.Questions allows and whose call no answer has settled (an answer
+// pass, output or undefined about a call tells what it returns or that it
+// is undefined, so no other question about the same call is asked; after
+// fail, a question that shows another value still may be).
+func (s *Session) askable(set []int) []int {
+	settled := map[string]bool{}
+	for _, st := range s.history {
+		if t := s.spec.Tests[st.Test]; t.Input != "" && st.Answer.Verdict != Fail {
+			settled[t.Setup+"\x00"+t.Input] = true
+		}
+	}
+	if s.spec.Questions == Both && len(settled) == 0 {
+		return set
+	}
+	out := make([]int, 0, len(set))
+	for _, t := range set {
+		test := s.spec.Tests[t]
+		if s.spec.Questions != Both && s.pool.Synthesized(t) != (s.spec.Questions == InputsOnly) {
+			continue
+		}
+		if test.Input != "" && settled[test.Setup+"\x00"+test.Input] {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// domain returns the remaining candidates that agree most often with the
+// answers so far on which inputs are undefined: a candidate agrees with an
+// undefined answer if it raised, timed out or crashed on the question, and
+// with any other answer if it did not. nil before any answer.
+func (s *Session) domain() []int {
+	if len(s.history) == 0 {
+		return nil
+	}
+	best, out := -1, []int{}
+	for _, c := range s.alive {
+		n := 0
+		for _, st := range s.history {
+			if s.pool.Raises(c, st.Test) == (st.Answer.Verdict == Undefined) {
+				n++
+			}
+		}
+		switch {
+		case n > best:
+			best, out = n, append(out[:0], c)
+		case n == best:
+			out = append(out, c)
+		}
+	}
+	return out
+}
