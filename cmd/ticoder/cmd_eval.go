@@ -193,7 +193,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		return fmt.Errorf("none of the %d problems has a reference solution to answer the questions: nothing to evaluate", len(noReference))
 	}
 	if len(noReference) > 0 && o.stderr != nil {
-		fmt.Fprintf(o.stderr, "eval: %s\n", notApplicable(noReference, len(problems)+len(noReference)))
+		fmt.Fprintf(o.stderr, "eval: %s\n", notApplicable(noReference, len(problems)+len(noReference), noReferenceGiven))
 	}
 	if o.out == "" {
 		o.out = "eval-" + ds.Name
@@ -252,7 +252,14 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 			return err
 		}
 		if len(noReference) > 0 {
-			fmt.Fprintf(o.stdout, "\n%s\n", notApplicable(noReference, len(problems)+len(noReference)))
+			fmt.Fprintf(o.stdout, "\n%s\n", notApplicable(noReference, len(problems)+len(noReference), noReferenceGiven))
+		}
+		if len(out.NotApplicable) > 0 {
+			ids := make([]string, len(out.NotApplicable))
+			for i, f := range out.NotApplicable {
+				ids[i] = f.ID
+			}
+			fmt.Fprintf(o.stdout, "\n%s\n", notApplicable(ids, len(problems)+len(noReference), brokenReference))
 		}
 		fmt.Fprintf(o.stdout, "\nresults in %s\n", o.out)
 	}
@@ -301,15 +308,21 @@ func withReference(problems []dataset.Problem) (with []dataset.Problem, without 
 	return with, without
 }
 
-// notApplicable says which problems eval left out for want of a reference
-// solution: a count and the first few ids.
-func notApplicable(ids []string, total int) string {
+// Why eval does not apply to a problem (notApplicable).
+const (
+	noReferenceGiven = "the dataset gives no reference solution to answer their questions"
+	brokenReference  = "their reference solution fails their own hidden tests"
+)
+
+// notApplicable says which problems eval left out and why: a count and
+// the first few ids.
+func notApplicable(ids []string, total int, why string) string {
 	const shown = 5
 	list := strings.Join(ids[:min(len(ids), shown)], ", ")
 	if len(ids) > shown {
 		list += fmt.Sprintf(", … (%d more)", len(ids)-shown)
 	}
-	return fmt.Sprintf("%d of %d problems are not applicable and left out: the dataset gives no reference solution to answer their questions (%s)", len(ids), total, list)
+	return fmt.Sprintf("%d of %d problems are not applicable and left out: %s (%s)", len(ids), total, why, list)
 }
 
 // priorUsageError words an error of benchmark.Priors for the command line.

@@ -323,7 +323,7 @@ func TestEvalLeavesOutProblemsWithoutReference(t *testing.T) {
 	if strings.Join(without, " ") != "MBJP/2 MBJP/3" {
 		t.Errorf("without: %v, want MBJP/2 MBJP/3", without)
 	}
-	msg := notApplicable(without, len(ps))
+	msg := notApplicable(without, len(ps), noReferenceGiven)
 	if !strings.Contains(msg, "2 of 4 problems are not applicable") || !strings.Contains(msg, "MBJP/2, MBJP/3") {
 		t.Errorf("message %q", msg)
 	}
@@ -331,7 +331,7 @@ func TestEvalLeavesOutProblemsWithoutReference(t *testing.T) {
 	for i := range many {
 		many[i] = fmt.Sprint("P/", i)
 	}
-	if msg := notApplicable(many, 10); !strings.Contains(msg, "… (3 more)") {
+	if msg := notApplicable(many, 10, noReferenceGiven); !strings.Contains(msg, "… (3 more)") {
 		t.Errorf("message %q, want the first five and a count", msg)
 	}
 }

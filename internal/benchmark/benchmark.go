@@ -145,6 +145,10 @@ type Outcome struct {
 	// Failed are the problems that failed on their own and are left out of
 	// the summary, sorted by id.
 	Failed []eval.ProblemError
+	// NotApplicable are the problems whose reference solution fails their
+	// own hidden tests (eval.ErrReferenceFails), left out of the summary,
+	// sorted by id: the dataset's fault, not the run's.
+	NotApplicable []eval.ProblemError
 }
 
 // Run measures the problems not yet done, appending each result to
@@ -167,6 +171,7 @@ func (p *Plan) Run(ctx context.Context, env Env) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	failed, notApplicable := splitNotApplicable(failed)
 	for id, r := range fresh {
 		p.done[id] = r
 	}
@@ -176,11 +181,24 @@ func (p *Plan) Run(ctx context.Context, env Env) (*Outcome, error) {
 			results = append(results, r)
 		}
 	}
-	sum, err := writeReports(p.cfg, p.settings, results, failed)
+	sum, err := writeReports(p.cfg, p.settings, results, failed, notApplicable)
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Summary: sum, Failed: failed}, nil
+	return &Outcome{Summary: sum, Failed: failed, NotApplicable: notApplicable}, nil
+}
+
+// splitNotApplicable separates the problems whose reference fails their
+// own hidden tests from the other failures.
+func splitNotApplicable(all []eval.ProblemError) (failed, notApplicable []eval.ProblemError) {
+	for _, f := range all {
+		if f.NotApplicable {
+			notApplicable = append(notApplicable, f)
+		} else {
+			failed = append(failed, f)
+		}
+	}
+	return failed, notApplicable
 }
 
 // worker generates (or finds cached), prepares and simulates problems.
@@ -213,8 +231,9 @@ func (w worker) all(ctx context.Context, problems []dataset.Problem, app *eval.A
 			r, err := w.one(ctx, p)
 			if err != nil && !FatalForRun(ctx, err) {
 				mu.Lock()
-				failed = append(failed, eval.ProblemError{ID: p.ID, Error: err.Error()})
-				if w.env.Failed != nil {
+				na := errors.Is(err, eval.ErrReferenceFails)
+				failed = append(failed, eval.ProblemError{ID: p.ID, Error: err.Error(), NotApplicable: na})
+				if w.env.Failed != nil && !na {
 					w.env.Failed(p.ID, err, len(failed))
 				}
 				mu.Unlock()

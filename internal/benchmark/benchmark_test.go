@@ -208,3 +208,32 @@ func TestRunResumesAndReportsFailures(t *testing.T) {
 		t.Errorf("New with other settings: %v, want ErrOtherSettings", err)
 	}
 }
+
+// TestRunBrokenReference: a problem whose reference solution fails its own
+// hidden tests (MBJP has such tasks) is not applicable: reported apart,
+// not a failure that a rerun would retry.
+func TestRunBrokenReference(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg, env := testConfig(t, dir, "HumanEval/0")
+	cfg.Problems[0].Reference = cfg.Problems[0].Prompt + "    return None\n"
+	env.Failed = func(id string, err error, n int) { t.Errorf("heard of a failure: %s: %v", id, err) }
+	plan, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := plan.Run(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Failed) != 0 || len(out.NotApplicable) != 1 || out.NotApplicable[0].ID != "HumanEval/0" ||
+		!strings.Contains(out.NotApplicable[0].Error, "fails its hidden tests") {
+		t.Errorf("failed %+v, not applicable %+v; want HumanEval/0 not applicable", out.Failed, out.NotApplicable)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "summary.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(md), "not applicable, left out of every figure: HumanEval/0: ") {
+		t.Errorf("summary.md does not say HumanEval/0 is not applicable:\n%s", md)
+	}
+}

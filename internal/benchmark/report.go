@@ -16,7 +16,7 @@ import (
 
 // writeReports writes summary.md, summary.csv, summary.json and the plots
 // of results to cfg.Dir and returns the summary.
-func writeReports(cfg Config, settings eval.Settings, results []eval.Result, failed []eval.ProblemError) (eval.Summary, error) {
+func writeReports(cfg Config, settings eval.Settings, results []eval.Result, failed, notApplicable []eval.ProblemError) (eval.Summary, error) {
 	sum := eval.Summarize(results, settings.Config)
 	sum.Title = fmt.Sprintf("TiCoder on %s with %s", cfg.Dataset, shortModel(cfg.Model))
 	sum.Notes = []string{
@@ -31,6 +31,12 @@ func writeReports(cfg Config, settings eval.Settings, results []eval.Result, fai
 		}
 		sum.Notes = append(sum.Notes, fmt.Sprintf("baseline pass@k left out for k = %s: a problem has only %s, and pass@k needs at least k samples of every problem (as in OpenAI's harness)",
 			joinInts(omitted), samples))
+	}
+	if cfg.Contracts != "" && cfg.Contracts != "none" {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("the simulated user calls inputs outside the problems' input contracts invalid (undefined): %s", cfg.Contracts))
+	}
+	for _, f := range notApplicable {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("not applicable, left out of every figure: %s: %s", f.ID, f.Error))
 	}
 	for _, f := range failed {
 		sum.Notes = append(sum.Notes, fmt.Sprintf("FAILED, left out of every figure (a rerun retries it): %s: %s", f.ID, f.Error))

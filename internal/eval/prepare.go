@@ -208,7 +208,7 @@ func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem
 	}
 	r := m.Results[0]
 	if r[hidden].Outcome != execute.Pass {
-		return "", nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): check the dataset", p.ID, r[hidden].Outcome, r[hidden].Exception)
+		return "", nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, r[hidden].Outcome, r[hidden].Exception, ErrReferenceFails)
 	}
 	return p.Reference, r, nil
 }

@@ -104,7 +104,7 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 	}
 	hidden, ref := refM.Results[0][0], refM.Results[0][1:]
 	if hidden.Outcome != execute.Pass {
-		return Problem{}, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): check the dataset", p.ID, hidden.Outcome, hidden.Exception)
+		return Problem{}, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, hidden.Outcome, hidden.Exception, ErrReferenceFails)
 	}
 	timeouts := make([]time.Duration, len(all))
 	timeouts[0] = lim.scaled(hidden, lim.HiddenFloor, time.Duration(1<<62))

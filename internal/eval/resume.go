@@ -24,7 +24,15 @@ type ProblemError struct {
 	ID string `json:"task_id"`
 	// Error says what went wrong.
 	Error string `json:"error"`
+	// NotApplicable marks a problem eval does not apply to
+	// (ErrReferenceFails), as opposed to one that failed.
+	NotApplicable bool `json:"not_applicable,omitempty"`
 }
+
+// ErrReferenceFails means a problem's reference solution fails the
+// problem's own hidden tests (MBJP has such tasks): the simulated user
+// cannot answer from it, so eval does not apply to the problem.
+var ErrReferenceFails = errors.New("the reference solution fails its own hidden tests")
 
 // ErrOtherSettings means an output directory holds results made under other
 // settings than the run's.
