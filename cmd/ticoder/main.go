@@ -50,9 +50,17 @@ func runWithSignals(args []string) int {
 // runMain runs the command line args and returns the exit status (see
 // exitHelp).
 func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runMainIn(ctx, args, nil, stdout, stderr)
+}
+
+// runMainIn is runMain with stdin read from in (os.Stdin if in is nil).
+func runMainIn(ctx context.Context, args []string, in io.Reader, stdout, stderr io.Writer) int {
 	g := &globalOptions{}
 	root := newRoot(g)
 	root.SetArgs(args)
+	if in != nil {
+		root.SetIn(in)
+	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	cmd, err := root.ExecuteContextC(ctx)
