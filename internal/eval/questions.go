@@ -34,7 +34,6 @@ const MaxInputs = inputs.DefaultMaxInputs
 // (tab) and the selectors compare values as Python does, and extends the
 // simulated user with the reference's results on the questions' calls.
 func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []inputs.Input, pool inputs.Pool, ref []execute.Result, tab *oracle.Table) error {
-	unlike := pool.Unlike
 	ng := p.Generated
 	var syn []extract.Test
 	tests := make([]execute.Test, ng)
@@ -105,37 +104,7 @@ func (p *Problem) synthesize(ctx context.Context, runner inputs.Caller, ins []in
 	p.Tests = append(slices.Clip(p.Tests[:ng]), syn...)
 
 	p.Synthesized = slices.Clone(u.Synthesized)
-	p.Atypical = make([]bool, len(p.Tests))
-	for i, in := range ins {
-		p.Atypical[len(p.Tests)-len(ins)+i] = in.Atypical
-	}
-	// A generated test whose call is unlike most seeds, and the question
-	// about its call, are atypical too.
-	for k, j := range col[:len(col)-len(ins)] {
-		if j < len(unlike) && unlike[j] {
-			p.Atypical[j], p.Atypical[ng+k] = true, true
-		}
-	}
-	p.Traits = make([][]string, len(p.Tests))
-	some := false
-	for j := range ng {
-		if j < len(pool.Traits) {
-			p.Traits[j] = pool.Traits[j]
-		}
-	}
-	for k, j := range col {
-		if j < ng {
-			p.Traits[ng+k] = p.Traits[j]
-		} else {
-			p.Traits[ng+k] = ins[j-ng].Traits
-		}
-	}
-	for _, tr := range p.Traits {
-		some = some || len(tr) > 0
-	}
-	if !some {
-		p.Traits = nil
-	}
+	p.Atypical, p.Traits = inputs.Marks(pool, len(p.Tests), col[:len(col)-len(ins)], ng)
 	p.ValueClass = classes
 	p.Inputs = len(ins)
 	return nil

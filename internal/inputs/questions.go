@@ -111,19 +111,34 @@ func Synthesize(ctx context.Context, r Runner, spec *session.Spec, req Request, 
 }
 
 // markQuestions sets the Atypical flags and Traits of the spec's tests
-// from what Collect found: a test whose call is unlike most examples
-// (Pool.Unlike) and the question about its call (calls[k] is the test the
-// k-th question added at first asks about) are atypical, and so is each
-// atypical input after them; each question has its call's traits.
+// from what Collect found (see Marks); flags set before are kept.
 func markQuestions(spec *session.Spec, pool Pool, calls []int, first int) {
-	atypical := make([]bool, len(spec.Tests))
-	traits := make([][]string, len(spec.Tests))
-	some, anyTrait := false, false
+	atypical, traits := Marks(pool, len(spec.Tests), calls, first)
+	if spec.Atypical != nil {
+		if atypical == nil {
+			atypical = make([]bool, len(spec.Tests))
+		}
+		for t, a := range spec.Atypical {
+			atypical[t] = atypical[t] || a
+		}
+	}
+	spec.Atypical, spec.Traits = atypical, traits
+}
+
+// Marks returns the atypical flags and the traits of n questions: the
+// generated tests [0, first), then one question about the call of each test
+// calls[k] (at first+k), then one per input of pool.Inputs. A test whose
+// call is unlike most examples (Pool.Unlike) and the question about its
+// call are atypical, and so is each atypical input; each question has its
+// call's traits. Either is nil where no question has any.
+func Marks(pool Pool, n int, calls []int, first int) (atypical []bool, traits [][]string) {
+	atypical, traits = make([]bool, n), make([][]string, n)
+	someAtypical, someTraits := false, false
 	set := func(t int, unlike bool, tr []string) {
 		atypical[t] = atypical[t] || unlike
 		traits[t] = tr
-		some = some || unlike
-		anyTrait = anyTrait || len(tr) > 0
+		someAtypical = someAtypical || unlike
+		someTraits = someTraits || len(tr) > 0
 	}
 	for j := range min(first, len(pool.Unlike)) {
 		var tr []string
@@ -138,18 +153,13 @@ func markQuestions(spec *session.Spec, pool Pool, calls []int, first int) {
 	for i, in := range pool.Inputs {
 		set(first+len(calls)+i, in.Atypical, in.Traits)
 	}
-	if spec.Atypical != nil {
-		for t, a := range spec.Atypical {
-			atypical[t] = atypical[t] || a
-		}
-		some = true
+	if !someAtypical {
+		atypical = nil
 	}
-	if some {
-		spec.Atypical = atypical
+	if !someTraits {
+		traits = nil
 	}
-	if anyTrait {
-		spec.Traits = traits
-	}
+	return atypical, traits
 }
 
 // callJob is the job that runs calls of the input pool on programs: each
