@@ -24,6 +24,9 @@ var errFileChanged = errors.New("changed since the run began")
 // against the patched project in the sandbox and shows the result. If the
 // module changed since the session began, nothing is written.
 func writeInPlace(ctx context.Context, p *projectRun, conv *interact.Conversation, candidate int, out io.Writer) error {
+	if p.java != nil {
+		return writeJavaInPlace(ctx, p, conv, candidate, out)
+	}
 	ex, err := conv.Export(ctx, candidate, true)
 	if err != nil {
 		return err

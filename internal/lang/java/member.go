@@ -69,6 +69,12 @@ func codeTokens(source string) ([]token, []srcscan.Span) {
 	return toks, comments
 }
 
+// tokensOf returns the code tokens of source.
+func tokensOf(source string) []token {
+	toks, _ := codeTokens(source)
+	return toks
+}
+
 // LocateMethod finds the method name of the top-level class class (any
 // top-level class that declares it when class is "") in source. It fails,
 // matching ErrNoMethod, when there is no such method, when it is
