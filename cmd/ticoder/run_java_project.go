@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -142,17 +141,9 @@ func (p *projectRun) javaTestsFile(pkg string) (string, string, error) {
 // once with JUnit against the patched class in the sandbox and shows the
 // result. If the file changed since the session began, nothing is written.
 func writeJavaInPlace(ctx context.Context, p *projectRun, conv *interact.Conversation, candidate int, out io.Writer) error {
-	ex, err := conv.Export(ctx, candidate, false)
+	ex, t, err := exportUnchanged(ctx, conv, candidate, false)
 	if err != nil {
 		return err
-	}
-	t := conv.Module()
-	now, err := os.ReadFile(t.File)
-	if err != nil {
-		return fmt.Errorf("read %s again: %w", t.File, err)
-	}
-	if !bytes.Equal(now, []byte(t.Source)) {
-		return fmt.Errorf("%s %w: nothing was written; run again on the file as it is now", t.Rel, errFileChanged)
 	}
 	testsPath, testClass, err := p.javaTestsFile(t.Package)
 	if err != nil {
