@@ -222,7 +222,7 @@ error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 	f := cmd.Flags()
 	f.StringVar(&o.demo, "demo", "", "use a built-in demo problem (default text_match; --demo list lists them)")
 	f.Lookup("demo").NoOptDefVal = demo.Names()[0]
-	f.StringVar(&o.spec, "spec", "", "FILE::NAME, a function in a module of your project (its def line, decorators and docstring are the spec; the module is its context), or a stub file: Python (imports and helpers, the def line and a docstring) or Java (NAME.java: a class with the static method to write and its Javadoc)")
+	f.StringVar(&o.spec, "spec", "", "FILE::NAME, a function in a module of your project (its def line, decorators and docstring are the spec; the module is its context) or FILE.java::Class.method, a static method of a Maven or Gradle project's class, or a stub file: Python (imports and helpers, the def line and a docstring) or Java (NAME.java: a class with the static method to write and its Javadoc)")
 	f.StringVar(&o.lang, "lang", "", "language of --spec: python or java (default: from the file name, .java is Java)")
 	f.StringVar(&o.prompt, "prompt", "", "what the function should do, in words (with --signature)")
 	f.StringVar(&o.signature, "signature", "", `the function's def line, e.g. "def f(x: int) -> int"`)
@@ -230,7 +230,7 @@ error; 2 a usage error; 130 interrupted (Ctrl-C).`,
 	f.StringVar(&o.resume, "resume", "", "take up a session file that an earlier run kept when it was quit or interrupted")
 	f.StringVar(&o.out, "out", "", "directory to write NAME.py and test_NAME.py to (default: a new directory per run under $XDG_DATA_HOME/ticoder/runs)")
 	f.BoolVar(&o.force, "force", false, "overwrite NAME.py and test_NAME.py in --out if they exist")
-	f.BoolVar(&o.write, "write", false, "with --spec FILE::NAME: put the chosen function into FILE in place and add the approved tests to the project's tests (tests/test_MODULE.py), then run them once in the sandbox")
+	f.BoolVar(&o.write, "write", false, "with --spec FILE::NAME: put the chosen function into FILE in place and add the approved tests to the project's tests (tests/test_MODULE.py; Java: src/test/java/PACKAGE/CLASSGeneratedTest.java), then run them once in the sandbox")
 	o.proj.add(f)
 	f.BoolVar(&o.plain, "plain", false, "plain prompts even on a terminal")
 	f.BoolVar(&o.noColor, "no-color", os.Getenv("NO_COLOR") != "", "no syntax highlighting")
@@ -298,7 +298,7 @@ func runRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reader, 
 		return runProject(ctx, g, o, opts, target, in, out, errw)
 	}
 	if o.write || o.proj.set() {
-		return usagef("run: --write, --project, --python and --mask go with --spec FILE::NAME (a function in your project's module)")
+		return usagef("run: --write, --project, --python, --classpath and --mask go with --spec FILE::NAME (a function in your project's module)")
 	}
 	if o.spec != "" {
 		data, err := os.ReadFile(o.spec)

@@ -22,30 +22,39 @@ import (
 // projectFlags are the flags of a session on a function inside a project
 // (--spec FILE::NAME), shared by run and serve.
 type projectFlags struct {
-	project string
-	python  string
-	mask    []string
+	project   string
+	python    string
+	mask      []string
+	classpath []string
 }
 
 func (f *projectFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.project, "project", "", "with --spec FILE::NAME: the project's directory, shown read-only to candidates (default: the nearest directory above FILE with pyproject.toml, setup.cfg, setup.py or .git)")
 	fs.StringVar(&f.python, "python", "", "with --spec FILE::NAME: the interpreter that runs candidates (default: $VIRTUAL_ENV/bin/python, then PROJECT/.venv/bin/python, PROJECT/venv/bin/python, /usr/bin/python3)")
+	fs.StringArrayVar(&f.classpath, "classpath", nil, "with --spec FILE.java::Class.method: more class directories and jars the candidates compile and run against, shown read-only (repeatable, or joined with ':'; the project's target/classes or build/classes/java/main is on it already)")
 	fs.StringArrayVar(&f.mask, "mask", nil, "with --spec FILE::NAME: a glob of project entries no candidate may see, besides .git, .env*, keys and credentials (repeatable; a pattern with a slash matches paths from the project's root)")
 }
 
 // set reports whether any of the flags was given.
-func (f *projectFlags) set() bool { return f.project != "" || f.python != "" || len(f.mask) > 0 }
+func (f *projectFlags) set() bool {
+	return f.project != "" || f.python != "" || len(f.mask) > 0 || len(f.classpath) > 0
+}
 
 // runProject runs a session on the function t inside its project.
 func runProject(ctx context.Context, g *globalOptions, o *runOptions, opts interact.Options, t project.Target, in io.Reader, out, errw io.Writer) error {
 	if o.flags.model == "" {
 		return fmt.Errorf("%w: --spec FILE::NAME needs --model, which writes the candidates and tests", interact.ErrNoModel)
 	}
-	p, err := o.proj.openProject(ctx, g, t, errw)
-	if err != nil {
-		return err
+	var p *projectRun
+	var eng *engine
+	var err error
+	if isJavaTarget(t) {
+		if p, err = o.proj.openJavaProject(g, t, errw); err == nil {
+			eng, err = openJavaProjectEngine(ctx, g, p)
+		}
+	} else if p, err = o.proj.openProject(ctx, g, t, errw); err == nil {
+		eng, err = openProjectEngine(ctx, g, p)
 	}
-	eng, err := openProjectEngine(ctx, g, p)
 	if err != nil {
 		return err
 	}
@@ -66,6 +75,9 @@ type projectRun struct {
 	cfg    sandbox.Config
 	module *execute.Module
 	target *interact.ModuleTarget
+	// java, when not nil, is a Java project's (interp and module are then
+	// unset).
+	java *javaProject
 }
 
 // openProject resolves spec (FILE::NAME) in its project, inspects the
@@ -74,6 +86,9 @@ type projectRun struct {
 func (f *projectFlags) openProject(ctx context.Context, g *globalOptions, t project.Target, errw io.Writer) (*projectRun, error) {
 	if g.natsURL() != "" {
 		return nil, usagef("--spec FILE::NAME runs candidates in the project on this machine; it does not go with --nats")
+	}
+	if len(f.classpath) > 0 {
+		return nil, usagef("--classpath is for a Java project (--spec FILE.java::Class.method)")
 	}
 	proj, err := project.Resolve(t, f.project, f.mask)
 	if err != nil {
@@ -163,6 +178,10 @@ func (m *mcpProjects) open(ctx context.Context, file, function, root string) (*i
 	t := project.Target{File: file, Name: function}
 	if _, _, err := project.ParseTarget(file + "::" + function); err != nil {
 		return nil, nil, err
+	}
+	if isJavaTarget(t) {
+		return nil, nil, fmt.Errorf("%w: %s: the MCP server writes Python functions; for a Java method run ticoder run --spec %s::%s",
+			project.ErrBadProject, file, file, function)
 	}
 	f := m.flags
 	if proj, err := project.Resolve(t, "", f.mask); err != nil || !strings.HasPrefix(proj.Root+"/", root+"/") {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/interact"
 )
 
@@ -24,17 +25,12 @@ var errFileChanged = errors.New("changed since the run began")
 // against the patched project in the sandbox and shows the result. If the
 // module changed since the session began, nothing is written.
 func writeInPlace(ctx context.Context, p *projectRun, conv *interact.Conversation, candidate int, out io.Writer) error {
-	ex, err := conv.Export(ctx, candidate, true)
+	if p.java != nil {
+		return writeJavaInPlace(ctx, p, conv, candidate, out)
+	}
+	ex, t, err := exportUnchanged(ctx, conv, candidate, true)
 	if err != nil {
 		return err
-	}
-	t := conv.Module()
-	now, err := os.ReadFile(t.File)
-	if err != nil {
-		return fmt.Errorf("read %s again: %w", t.File, err)
-	}
-	if !bytes.Equal(now, []byte(t.Source)) {
-		return fmt.Errorf("%s %w: nothing was written; run again on the file as it is now", t.Rel, errFileChanged)
 	}
 	testsPath, err := p.testsFile()
 	if err != nil {
@@ -65,6 +61,25 @@ func writeInPlace(ctx context.Context, p *projectRun, conv *interact.Conversatio
 		err = fmt.Errorf("%d of the added tests fail against the patched project", failed)
 	}
 	return err
+}
+
+// exportUnchanged exports candidate (checked with check) and returns it
+// with the session's target, or errFileChanged when the target's file
+// changed on disk since the session began.
+func exportUnchanged(ctx context.Context, conv *interact.Conversation, candidate int, check bool) (api.Export, *interact.ModuleTarget, error) {
+	ex, err := conv.Export(ctx, candidate, check)
+	if err != nil {
+		return ex, nil, err
+	}
+	t := conv.Module()
+	now, err := os.ReadFile(t.File)
+	if err != nil {
+		return ex, t, fmt.Errorf("read %s again: %w", t.File, err)
+	}
+	if !bytes.Equal(now, []byte(t.Source)) {
+		return ex, t, fmt.Errorf("%s %w: nothing was written; run again on the file as it is now", t.Rel, errFileChanged)
+	}
+	return ex, t, nil
 }
 
 // runAddedTests runs the added tests once against the project as it is

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"regexp"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -63,6 +65,13 @@ func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
 	if opts.Sandbox.Unsafe {
 		return nil, errors.New("java: --unsafe-no-sandbox is not supported for Java")
 	}
+	if jp := opts.JavaProject; jp != nil {
+		for _, p := range jp.Classpath {
+			if !filepath.IsAbs(p) || strings.ContainsAny(p, ":,") {
+				return nil, fmt.Errorf("java class path entry %q: want an absolute path without ':' or ','", p)
+			}
+		}
+	}
 	if err := sandbox.Available(); err != nil {
 		return nil, err
 	}
@@ -73,6 +82,9 @@ func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
 	jar, version, err := workerJar(ctx, home)
 	if err != nil {
 		return nil, err
+	}
+	if jp := opts.JavaProject; jp != nil {
+		version += "\x00" + jp.Fingerprint + "\x00" + strings.Join(jp.Imports, ",")
 	}
 	mem := opts.Limits.Memory
 	if mem == 0 {
@@ -89,7 +101,7 @@ func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
 	}
 	cg := sandbox.NewCgroups(opts.Cgroups, nil)
 	p := &JavaPool{
-		spec: jvmSpec{home: home, jar: jar, heapMiB: heap, cgroups: cg, cfg: opts.Sandbox,
+		spec: jvmSpec{home: home, jar: jar, heapMiB: heap, cgroups: cg, cfg: opts.Sandbox, project: opts.JavaProject,
 			limits:       sandbox.CgroupLimits{Memory: worker, Processes: procs + 48},
 			addressSpace: uint64(heap<<20) + 3<<30},
 		workers: opts.Workers, cache: opts.Cache, version: version,
@@ -100,6 +112,46 @@ func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
 		p.slots <- nil
 	}
 	return p, nil
+}
+
+// JavaProject is a Java project whose classes programs run with: the
+// program is one of the project's classes (under its package) with a
+// method replaced, compiled against the project's compiled classes and
+// jars, and loaded, with the project's classes it uses, in a fresh class
+// loader for each test; the tests import Imports.
+type JavaProject struct {
+	// Classpath lists the project's class directories and jars, absolute
+	// paths without ':' that the sandbox shows (inside the project's view,
+	// or listed in Outside).
+	Classpath []string
+	// Outside lists the entries of Classpath outside the project's
+	// directory, shown read-only as they are.
+	Outside []string
+	// Imports are the classes every unit of tests imports (the class under
+	// test, e.g. com.shop.Pricing).
+	Imports []string
+	// Fingerprint changes when anything the programs' results depend on
+	// besides their code does (see project.Project.Fingerprint); it is part
+	// of every cache key.
+	Fingerprint string
+}
+
+// properties are the JVM's -D options that tell the worker (and the JUnit
+// check) about the project.
+func (jp *JavaProject) properties() []string {
+	if jp == nil {
+		return nil
+	}
+	return []string{"-Dticoder.classpath=" + strings.Join(jp.Classpath, ":"), "-Dticoder.imports=" + strings.Join(jp.Imports, ",")}
+}
+
+// readOnly returns the host files and directories the sandbox shows for
+// the project besides its view.
+func (jp *JavaProject) readOnly() []string {
+	if jp == nil {
+		return nil
+	}
+	return jp.Outside
 }
 
 // Workers returns the number of JVM workers.

@@ -64,7 +64,9 @@ var sourceFileName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$`)
 // read-only) and job.Files in /ticoder, gives it stdin, and kills it after
 // timeout. It is for ticoder's own checks of an exported JUnit class: Main
 // is ticoder's, the files hold the user's chosen program and tests,
-// untrusted like any candidate.
+// untrusted like any candidate. In a pool with a JavaProject, the project
+// is shown as to the workers and its class path is the system property
+// ticoder.classpath.
 func (p *JavaPool) RunSource(ctx context.Context, job SourceJob, stdin string, timeout time.Duration) (SourceRun, error) {
 	jarPath, err := JUnitJar()
 	if err != nil {
@@ -90,10 +92,10 @@ func (p *JavaPool) RunSource(ctx context.Context, job SourceJob, stdin string, t
 		"-XX:-UseContainerSupport", "-XX:+ExitOnOutOfMemoryError", "-XX:-CreateCoredumpOnCrash",
 		"-XX:ErrorFile=/dev/null", "-Djava.io.tmpdir=/tmp", "-Duser.home=/tmp", "-Dfile.encoding=UTF-8",
 		"-Dsun.stdout.encoding=UTF-8", "-Dsun.stderr.encoding=UTF-8",
-		"-cp", jarPath, "/ticoder/Main.java",
 	}
+	cfg.Args = append(append(cfg.Args, s.project.properties()...), "-cp", jarPath, "/ticoder/Main.java")
 	cfg.Args = append(cfg.Args, job.Args...)
-	cfg.JVM = sandbox.JVMConfig{Enabled: true, Files: files, ReadOnly: []string{jarPath},
+	cfg.JVM = sandbox.JVMConfig{Enabled: true, Files: files, ReadOnly: append([]string{jarPath}, s.project.readOnly()...),
 		Processes: uint64(s.limits.Processes) + 48}
 	if !s.cgroups.Bounds("memory") {
 		cfg.JVM.AddressSpace = s.addressSpace

@@ -48,6 +48,8 @@ type jvmSpec struct {
 	limits  sandbox.CgroupLimits
 	cgroups *sandbox.Cgroups
 	cfg     sandbox.Config
+	// project, when not nil, is the project the programs run in.
+	project *JavaProject
 	// addressSpace is RLIMIT_AS, used where no memory cgroup bounds the JVM.
 	addressSpace uint64
 }
@@ -59,7 +61,7 @@ type jvmSpec struct {
 // (no jdk.unsupported, so no sun.misc.Unsafe; no jdk.incubator.foreign, no
 // java.instrument, no jdk.attach).
 func (s *jvmSpec) jvmArgs() []string {
-	return []string{
+	args := []string{
 		fmt.Sprintf("-Xmx%dm", s.heapMiB), "-Xms32m", "-Xss8m",
 		"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:CICompilerCount=1",
 		"-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=128m", "-XX:MaxMetaspaceSize=256m",
@@ -67,10 +69,11 @@ func (s *jvmSpec) jvmArgs() []string {
 		"-XX:+ExitOnOutOfMemoryError", "-XX:-CreateCoredumpOnCrash", "-XX:ErrorFile=/dev/null",
 		"-Xshare:auto", "-Djava.security.manager=disallow", "-Djava.io.tmpdir=/tmp", "-Duser.home=/tmp",
 		"-Dfile.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
+	}
+	return append(append(args, s.project.properties()...),
 		"--limit-modules", "java.base,java.compiler,jdk.compiler,ticoder.jworker",
 		"--add-exports", "java.base/jdk.internal.loader=ticoder.jworker",
-		"--module-path", "/ticoder/jworker.jar", "--module", "ticoder.jworker/ticoder.jworker.Worker",
-	}
+		"--module-path", "/ticoder/jworker.jar", "--module", "ticoder.jworker/ticoder.jworker.Worker")
 }
 
 // startJVM starts a JVM worker and waits for its hello.
@@ -79,7 +82,7 @@ func startJVM(s *jvmSpec) (*jvmWorker, error) {
 	cfg.Python = filepath.Join(s.home, "bin", "java")
 	cfg.Args = s.jvmArgs()
 	cfg.JVM = sandbox.JVMConfig{Enabled: true, Files: map[string][]byte{"jworker.jar": s.jar},
-		Processes: uint64(s.limits.Processes) + 48}
+		ReadOnly: s.project.readOnly(), Processes: uint64(s.limits.Processes) + 48}
 	if !s.cgroups.Bounds("memory") {
 		cfg.JVM.AddressSpace = s.addressSpace
 	}

@@ -69,6 +69,9 @@ type Options struct {
 	// NoSafePath is set for an interpreter older than Python 3.11, which
 	// has no -P flag.
 	NoSafePath bool
+	// JavaProject, when not nil, runs a Java pool's programs inside a
+	// project (see JavaProject); Sandbox must then show the project.
+	JavaProject *JavaProject
 	// Cgroups selects how workers are isolated from each other (default
 	// sandbox.CgroupsAuto: a cgroup per worker where the machine allows one,
 	// rlimits alone otherwise; see sandbox.Cgroups).

@@ -332,6 +332,9 @@ func (c *Conversation) Candidates() []api.Candidate {
 	return out
 }
 
+// Runner returns the runner of the session's programs.
+func (c *Conversation) Runner() execute.Runner { return c.runner }
+
 // Module returns the function inside a project's module that the session
 // writes; nil for every other source.
 func (c *Conversation) Module() *ModuleTarget { return c.module }

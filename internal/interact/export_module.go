@@ -20,6 +20,9 @@ import (
 func (c *Conversation) exportModule(ctx context.Context, candidate int, check bool, rejected []execute.Test) (api.Export, error) {
 	t := c.module
 	program := c.sess.Spec().Candidates[candidate].Program
+	if t.Java {
+		return c.exportJava(ctx, candidate, program, check, rejected)
+	}
 	fn := t.Function()
 	tests, names := ModuleTests(t, c.sess.Approved(), rejected, true, nil)
 	ex := api.Export{

@@ -44,6 +44,10 @@ type ModuleTarget struct {
 	// Yours is the index of the candidate that is the existing
 	// implementation; -1 when there is none.
 	Yours int `json:"yours"`
+	// Java reports a static method of a Java class (FILE.java::Class.method,
+	// see javaProblem); Package is then the class's package.
+	Java    bool   `json:"java,omitempty"`
+	Package string `json:"package,omitempty"`
 }
 
 // Function returns the short name of the function (the method's name for
@@ -76,6 +80,9 @@ type located struct {
 // sees: the module up to the function, then the function's decorators,
 // def line and docstring; never its existing body.
 func (b *Builder) moduleProblem(ctx context.Context, t *ModuleTarget) (dataset.Problem, error) {
+	if t.Java {
+		return javaProblem(t)
+	}
 	var loc located
 	arg := map[string]string{"source": t.Source, "name": t.Name}
 	if err := b.Runner.Call(ctx, moduleTools, "locate", arg, &loc); err != nil {
@@ -143,6 +150,9 @@ func spliceAll(ctx context.Context, r execute.Runner, t *ModuleTarget, programs 
 // the function replaced, merging those that give the same module and
 // dropping those without a definition of the function.
 func moduleCandidates(ctx context.Context, r execute.Runner, t *ModuleTarget, cands []extract.Candidate) ([]extract.Candidate, error) {
+	if t.Java {
+		return javaCandidates(t, cands)
+	}
 	programs := make([]string, len(cands))
 	for i, c := range cands {
 		programs[i] = c.Program
@@ -194,6 +204,9 @@ func withYours(t *ModuleTarget, cands []extract.Candidate) []extract.Candidate {
 // the function replaced) defines it, without its indentation: the lines
 // from its def line to where the module's rest after the function begins.
 func (t *ModuleTarget) FunctionText(program string) string {
+	if t.Java {
+		return t.javaMethodText(program)
+	}
 	orig := strings.SplitAfter(t.Source, "\n")
 	lines := strings.SplitAfter(program, "\n")
 	end := len(lines) - (len(orig) - t.End)

@@ -14,4 +14,10 @@
 // asks the interpreter for its version, prefixes and sys.path, and Sandbox
 // returns the sandbox configuration that shows exactly those paths and the
 // project, read-only, without its masked entries.
+//
+// A Java target (FILE.java::Class.method) resolves the same way, with
+// Maven's and Gradle's markers (pom.xml, build.gradle(.kts),
+// settings.gradle(.kts), .git); Classpath returns the project's build
+// output and the jars given, JavaSandbox the sandbox's view of the project
+// and JavaFingerprint what cached results depend on.
 package project

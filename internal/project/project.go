@@ -75,10 +75,17 @@ type Project struct {
 	// Mask are the patterns of entries no candidate sees (see
 	// sandbox.ProjectView.Mask).
 	Mask []string
+	// Java reports a Java source file (FILE.java::Class.method): Module
+	// and Paths are then empty (see JavaClasspath).
+	Java bool
 }
 
-// markers are the files or directories that make a directory a project's root.
-var markers = []string{"pyproject.toml", "setup.cfg", "setup.py", ".git"}
+// markers are the files or directories that make a directory a Python
+// project's root; javaMarkers a Java project's (Maven, Gradle).
+var (
+	markers     = []string{"pyproject.toml", "setup.cfg", "setup.py", ".git"}
+	javaMarkers = []string{"pom.xml", "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", ".git"}
+)
 
 // Resolve finds t's project: root, when not empty, is the project's
 // directory; else the nearest ancestor of the file with a marker. mask adds
@@ -91,11 +98,16 @@ func Resolve(t Target, root string, mask []string) (*Project, error) {
 	if err != nil {
 		return nil, badProject("%s: %v", t.File, err)
 	}
-	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() || filepath.Ext(file) != ".py" {
-		return nil, badProject("%s: not a Python file (want FILE.py::NAME)", t.File)
+	java := filepath.Ext(file) == ".java"
+	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() || filepath.Ext(file) != ".py" && !java {
+		return nil, badProject("%s: not a Python or Java file (want FILE.py::NAME or FILE.java::Class.method)", t.File)
+	}
+	if java && !strings.Contains(t.Name, ".") {
+		return nil, badProject("%s::%s: name the class too, e.g. %s::%s.%s", t.File, t.Name,
+			t.File, strings.TrimSuffix(filepath.Base(t.File), ".java"), t.Name)
 	}
 	if root == "" {
-		if root, err = discover(file); err != nil {
+		if root, err = discover(file, java); err != nil {
 			return nil, err
 		}
 	} else if root, err = realDir(root); err != nil {
@@ -108,7 +120,7 @@ func Resolve(t Target, root string, mask []string) (*Project, error) {
 	if err := sandbox.CheckShowable(root); err != nil {
 		return nil, badProject("project %v", err)
 	}
-	p := &Project{Root: root, File: file, Rel: filepath.ToSlash(rel), Name: t.Name}
+	p := &Project{Root: root, File: file, Rel: filepath.ToSlash(rel), Name: t.Name, Java: java}
 	own, err := pyprojectStrings(root, "tool.ticoder", "mask")
 	if err != nil {
 		return nil, err
@@ -120,7 +132,9 @@ func Resolve(t Target, root string, mask []string) (*Project, error) {
 	if sandbox.Masked(p.Mask, p.Rel) {
 		return nil, badProject("%s is masked (a secret no candidate may see), so ticoder cannot work on it", p.Rel)
 	}
-	p.Module, p.Paths = moduleName(root, file)
+	if !java {
+		p.Module, p.Paths = moduleName(root, file)
+	}
 	return p, nil
 }
 
@@ -140,17 +154,22 @@ func realDir(dir string) (string, error) {
 	return abs, nil
 }
 
-// discover returns the nearest ancestor of file with a marker.
-func discover(file string) (string, error) {
+// discover returns the nearest ancestor of file with a marker (of a Java
+// project's, with java).
+func discover(file string, java bool) (string, error) {
+	ms := markers
+	if java {
+		ms = javaMarkers
+	}
 	for dir := filepath.Dir(file); ; dir = filepath.Dir(dir) {
-		for _, m := range markers {
+		for _, m := range ms {
 			if _, err := os.Lstat(filepath.Join(dir, m)); err == nil {
 				return dir, nil
 			}
 		}
 		if dir == filepath.Dir(dir) {
 			return "", badProject("%s is in no project (no directory above it has %s): give --project DIR",
-				file, strings.Join(markers, ", "))
+				file, strings.Join(ms, ", "))
 		}
 	}
 }

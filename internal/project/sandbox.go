@@ -48,14 +48,25 @@ func (p *Project) Fingerprint(in Interpreter) string {
 	if in.Prefix != in.BasePrefix {
 		whole = filepath.Clean(in.Prefix)
 	}
+	lines := fileStamps(p.Root, p.Mask, whole)
+	for _, l := range lines {
+		fmt.Fprintln(h, l)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// fileStamps returns the name (relative to root), size and modification
+// time of every file under root but the masked ones and those under
+// whole, sorted.
+func fileStamps(root string, mask []string, whole string) []string {
 	var lines []string
 	n := 0
-	_ = filepath.WalkDir(p.Root, func(path string, d fs.DirEntry, err error) error {
+	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
-		rel, _ := filepath.Rel(p.Root, path)
-		if path != p.Root && (sandbox.Masked(p.Mask, rel) || path == whole) {
+		rel, _ := filepath.Rel(root, path)
+		if path != root && (sandbox.Masked(mask, rel) || path == whole) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -70,10 +81,7 @@ func (p *Project) Fingerprint(in Interpreter) string {
 		return nil
 	})
 	sort.Strings(lines)
-	for _, l := range lines {
-		fmt.Fprintln(h, l)
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32]
+	return lines
 }
 
 // dirStamp describes directory dir's entries by name and modification

@@ -35,8 +35,9 @@ type JVMConfig struct {
 	// Files maps file names (letters, digits, '.', '_', '-') to contents,
 	// shown read-only as /ticoder/NAME.
 	Files map[string][]byte `json:"files,omitempty"`
-	// ReadOnly lists host files (absolute paths to regular files, such as
-	// JUnit's jar) shown read-only at the same paths.
+	// ReadOnly lists host files and directories (absolute paths: JUnit's
+	// jar, a project's jars and class directories) shown read-only at the
+	// same paths; a directory is shown whole.
 	ReadOnly []string `json:"ro,omitempty"`
 	// AddressSpace, if not 0, is RLIMIT_AS in bytes. A JVM reserves far
 	// more address space than it uses (heap, code cache, class space,
@@ -75,10 +76,18 @@ func layoutFor(cfg Config) (layout, error) {
 			return l, err
 		}
 		for _, f := range cfg.JVM.ReadOnly {
-			if st, err := os.Stat(f); !filepath.IsAbs(f) || err != nil || !st.Mode().IsRegular() {
-				return l, fmt.Errorf("read-only file %q: want an absolute path to a regular file", f)
+			st, err := os.Stat(f)
+			if !filepath.IsAbs(f) || err != nil || !st.Mode().IsRegular() && !st.IsDir() {
+				return l, fmt.Errorf("read-only file %q: want an absolute path to a regular file or a directory", f)
 			}
-			l.files = append(l.files, f)
+			if err := CheckShowable(f); err != nil {
+				return l, err
+			}
+			if st.IsDir() {
+				l.dirs = append(l.dirs, f)
+			} else {
+				l.files = append(l.files, f)
+			}
 		}
 		return l, nil
 	}

@@ -180,6 +180,29 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 	}
 	f := lang.Files{CodeFile: class + ".java", Code: withJavadoc(prompt, entry, program), TestFile: class + "Test.java",
 		Command: "javac -cp " + junitJar + " *.java && java -jar " + junitJar + " -cp . --select-class " + class + "Test"}
+	f.Tests, f.TestCount = j.junitClass(m, prompt, entry, class, class+"Test", approved, rejected)
+	return f, nil
+}
+
+// JUnitClass renders the approved value tests of the static method entry
+// of the class that prompt declares as a JUnit 5 class testClass in
+// package pkg ("" for none), as Export does, and returns it with the
+// number of its @Test methods.
+func (j Java) JUnitClass(prompt, entry, pkg, testClass string, approved, rejected []execute.Test) (string, int, error) {
+	m, err := FindMethod(prompt, entry)
+	if err != nil {
+		return "", 0, fmt.Errorf("export: %w", err)
+	}
+	text, n := j.junitClass(m, prompt, entry, m.Class, testClass, approved, rejected)
+	if pkg != "" {
+		text = "package " + pkg + ";\n\n" + text
+	}
+	return text, n, nil
+}
+
+// junitClass renders the JUnit class testClass of the approved tests of
+// class's method m.
+func (j Java) junitClass(m Method, prompt, entry, class, testClass string, approved, rejected []execute.Test) (string, int) {
 	imports := map[string]bool{"import org.junit.jupiter.api.Test;": true}
 	var body strings.Builder
 	if len(approved) == 0 {
@@ -225,11 +248,10 @@ func (j Java) Export(prompt, entry, program string, approved, rejected []execute
 	for _, im := range list {
 		b.WriteString(im + "\n")
 	}
-	fmt.Fprintf(&b, "\n/** Tests of %s.%s approved with ticoder. */\nclass %sTest {\n", class, entry, class)
+	fmt.Fprintf(&b, "\n/** Tests of %s.%s approved with ticoder. */\nclass %s {\n", class, entry, testClass)
 	b.WriteString(body.String())
 	b.WriteString("}\n")
-	f.Tests, f.TestCount = b.String(), n
-	return f, nil
+	return b.String(), n
 }
 
 // writeComment writes text as comment lines of the test class.
@@ -288,7 +310,11 @@ func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]
 		return nil, fmt.Errorf("check the JUnit tests: %w", err)
 	}
 	nonce := hex.EncodeToString(nb[:])
-	job := execute.SourceJob{Main: checkMain, Args: []string{strings.TrimSuffix(f.TestFile, ".java"), f.CodeFile, f.TestFile},
+	testClass := strings.TrimSuffix(f.TestFile, ".java")
+	if pkg, _, _ := header(f.Tests, tokensOf(f.Tests)); pkg != "" {
+		testClass = pkg + "." + testClass
+	}
+	job := execute.SourceJob{Main: checkMain, Args: []string{testClass, f.CodeFile, f.TestFile},
 		Files: map[string]string{f.CodeFile: f.Code, f.TestFile: f.Tests}}
 	if f.CodeFile == f.TestFile {
 		return nil, fmt.Errorf("check the JUnit tests: the code file and the test file are both %s", f.CodeFile)

@@ -6,6 +6,8 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.StringWriter;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -50,12 +52,14 @@ public class Main {
         if (classes == null) {
             System.exit(1);
         }
-        ClassLoader loader = new ClassLoader("ticoder-export", Main.class.getClassLoader()) {
+        // The project's classes (ticoder.classpath) load here too, after
+        // the compiled files, which replace those of the same names.
+        ClassLoader loader = new URLClassLoader("ticoder-export", projectURLs(), Main.class.getClassLoader()) {
             @Override
             protected Class<?> findClass(String name) throws ClassNotFoundException {
                 byte[] b = classes.get(name);
                 if (b == null) {
-                    throw new ClassNotFoundException(name);
+                    return super.findClass(name);
                 }
                 return defineClass(name, b, 0, b.length);
             }
@@ -79,12 +83,24 @@ public class Main {
         System.exit(s.getTotalFailureCount() == 0 ? 0 : 1);
     }
 
+    /** The project's class path (ticoder.classpath), as URLs. */
+    private static URL[] projectURLs() throws Exception {
+        List<URL> out = new ArrayList<>();
+        for (String p : System.getProperty("ticoder.classpath", "").split(File.pathSeparator)) {
+            if (!p.isEmpty()) {
+                out.add(new File(p).toURI().toURL());
+            }
+        }
+        return out.toArray(new URL[0]);
+    }
+
     /** Compiles args[1:] against the class path; null after printing why. */
     private static Map<String, byte[]> compile(String[] args, PrintStream out) throws Exception {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         StandardJavaFileManager std = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
         List<File> path = new ArrayList<>();
-        for (String p : System.getProperty("java.class.path").split(File.pathSeparator)) {
+        for (String p : (System.getProperty("java.class.path") + File.pathSeparator
+                + System.getProperty("ticoder.classpath", "")).split(File.pathSeparator)) {
             if (!p.isEmpty()) {
                 path.add(new File(p));
             }

@@ -57,12 +57,32 @@ func ProjectFixture(t testing.TB) Project {
 // ProjectFixture does, .venv built the same way, and returns it.
 func Copy(t testing.TB, dir string) Project {
 	t.Helper()
+	tmp, root := copyTree(t, dir)
+	venv := filepath.Join(root, ".venv")
+	if out, err := exec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Skipf("/usr/bin/python3 -m venv (Debian's python3-venv) failed: %v\n%s", err, out)
+	}
+	if err := exec.Command("chmod", "-R", "a+rX", tmp).Run(); err != nil {
+		t.Fatal(err)
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Project{Root: real, Python: filepath.Join(real, ".venv", "bin", "python")}
+}
+
+// copyTree copies the directory dir (relative to the repository's root)
+// to TMP/shop, TMP a new directory under /var/tmp removed when the test
+// ends, with dot-git and dot-env renamed .git and .env; it returns both.
+func copyTree(t testing.TB, dir string) (tmp, root string) {
+	t.Helper()
 	tmp, err := os.MkdirTemp("/var/tmp", "ticoder-project-")
 	if err != nil {
 		t.Skipf("no directory outside /tmp for the fixture project: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(tmp) })
-	root := filepath.Join(tmp, "shop")
+	root = filepath.Join(tmp, "shop")
 	src := filepath.Join(repoRoot(t), dir)
 	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -83,18 +103,7 @@ func Copy(t testing.TB, dir string) Project {
 	if err != nil {
 		t.Fatalf("copy %s: %v", dir, err)
 	}
-	venv := filepath.Join(root, ".venv")
-	if out, err := exec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-		t.Skipf("/usr/bin/python3 -m venv (Debian's python3-venv) failed: %v\n%s", err, out)
-	}
-	if err := exec.Command("chmod", "-R", "a+rX", tmp).Run(); err != nil {
-		t.Fatal(err)
-	}
-	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Project{Root: real, Python: filepath.Join(real, ".venv", "bin", "python")}
+	return tmp, root
 }
 
 // repoRoot returns the repository's root: the nearest directory above the

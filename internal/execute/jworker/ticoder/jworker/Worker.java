@@ -89,6 +89,7 @@ public final class Worker {
         in = new DataInputStream(new BufferedInputStream(new FileInputStream(FileDescriptor.in), 1 << 16));
         out = new DataOutputStream(new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16));
         files = javac.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
+        ProjectPath.CURRENT.configure(files);
         properties = (Properties) System.getProperties().clone();
         for (String e : EXPORTED) {
             exported.add(new Exported(e));
@@ -315,7 +316,7 @@ public final class Worker {
 
     /** The source of the tests (only test only, if set), with their imports. */
     private static String testUnit(List<Test> tests, Integer only) {
-        StringBuilder b = new StringBuilder();
+        StringBuilder b = new StringBuilder(ProjectPath.CURRENT.importLines());
         for (String p : TEST_IMPORTS) {
             b.append("import ").append(p).append(".*; ");
         }
@@ -483,7 +484,23 @@ public final class Worker {
                     if (pkg.equals("ticoder.values")) {
                         return exported;
                     }
-                    return pkg.isEmpty() ? visible : List.of();
+                    if (!ProjectPath.CURRENT.active()) {
+                        return pkg.isEmpty() ? visible : List.of();
+                    }
+                    // The project's classes, but those the program replaces;
+                    // the program's classes of a named package are seen
+                    // through the tests' imports.
+                    List<JavaFileObject> out = new ArrayList<>(pkg.isEmpty() ? visible : List.of());
+                    if (program != null && !pkg.isEmpty()) {
+                        program.forEach((name, bytes) -> {
+                            if (ProjectPath.packageOf(name).equals(pkg)) {
+                                out.add(new ClassBytes(name, bytes));
+                            }
+                        });
+                    }
+                    out.addAll(ProjectPath.without(super.list(location, pkg, Set.of(JavaFileObject.Kind.CLASS), false),
+                            f -> super.inferBinaryName(location, f), program));
+                    return out;
                 }
                 return super.list(location, pkg, kinds, recurse);
             }
@@ -606,9 +623,17 @@ public final class Worker {
         protected Class<?> findClass(String name) throws ClassNotFoundException {
             byte[] b = classes.get(name);
             if (b == null) {
+                b = ProjectPath.CURRENT.classBytes(name);
+            }
+            if (b == null) {
                 throw new ClassNotFoundException(name);
             }
             return defineClass(name, b, 0, b.length);
+        }
+
+        @Override
+        protected java.net.URL findResource(String name) {
+            return ProjectPath.CURRENT.resource(name);
         }
     }
 
