@@ -40,4 +40,7 @@ type Problem struct {
 	// Language is the language of Prompt, Reference and Test: "" for
 	// Python, "java" for MBJP (see java.go).
 	Language string `json:"language,omitempty"`
+	// Plus holds the test inputs of an evalplus row (HumanEval+, MBPP+),
+	// which check and eval judge by; nil for other datasets.
+	Plus *PlusTests `json:"-"`
 }
