@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"crypto/md5"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -205,4 +207,27 @@ func pythonConstantAt(text []byte) (word, repl string, ok bool) {
 
 var pythonConstants = []struct{ word, json string }{
 	{"-Infinity", `"\u0000ticoder:-inf"`}, {"Infinity", `"\u0000ticoder:inf"`}, {"NaN", `"\u0000ticoder:nan"`},
+}
+
+// Hashes names a data file's content: SHA256 is the hex SHA-256 of the
+// file as stored (what Spec.SHA256 pins); MD5 is the hex MD5 of its
+// uncompressed content, the name evalplus gives a dataset (the "hash" of
+// its eval_results.json, and of its ground-truth cache).
+type Hashes struct {
+	SHA256 string `json:"sha256"`
+	MD5    string `json:"md5"`
+}
+
+// FileHashes returns the Hashes of the file at path.
+func FileHashes(path string) (Hashes, error) {
+	sum, _, err := fileSHA256(path)
+	if err != nil {
+		return Hashes{}, err
+	}
+	data, err := readFile(path)
+	if err != nil {
+		return Hashes{}, err
+	}
+	m := md5.Sum(data)
+	return Hashes{SHA256: sum, MD5: hex.EncodeToString(m[:])}, nil
 }
