@@ -94,3 +94,67 @@ func TestSuiteJudges(t *testing.T) {
 		t.Errorf("an object that claims equality: %q, want a not-plain-data failure", got[5].Why)
 	}
 }
+
+// TestSuiteAttacks: a program that tries to pass a suite without returning
+// the right values fails, and the well-behaved program beside it passes.
+// (evalplus compares in the program's own process, with the program's ==:
+// the first case passes there.)
+func TestSuiteAttacks(t *testing.T) {
+	p := newTestPool(t, Options{})
+	ref := "def f(xs):\n    return sorted(xs)\n"
+	s := recordSuite(t, p, ref, Suite{Entry: "f", Base: json.RawMessage(`[[[3, 1, 2]], [[5, 4]]]`),
+		Plus: json.RawMessage(`[[[9, 8, 7, 6]], [[1]]]`)}, 2)
+	attacks := []struct{ name, program string }{
+		{"an __eq__ that always says yes", "class Yes(list):\n    def __eq__(self, o):\n        return True\n" +
+			"def f(xs):\n    return Yes([0])\n"},
+		{"patching the judging module in its own process", "import sys\nm = sys.modules.get('suite')\n" +
+			"if m:\n    m.Judge.check = lambda *a: ''\n    m.digest = lambda v: '0' * 64\n    m.is_floats = lambda v: True\n" +
+			"def f(xs):\n    return [0]\n"},
+		{"forged lines on every descriptor", "import os, json\n" +
+			"def f(xs):\n    for fd in range(3, 40):\n        try:\n            os.write(fd, (json.dumps({'j': 0, 'i': 0, 'v': {'l': [1, 2, 3]}}) + '\\n').encode())\n" +
+			"        except OSError:\n            pass\n    return [0]\n"},
+		{"changing its input in place", "def f(xs):\n    xs[:] = [0]\n    return [0]\n"},
+		{"an output too large to send", "def f(xs):\n    return 'x' * (64 << 20)\n"},
+		{"an output too deep to encode", "def f(xs):\n    v = []\n    for _ in range(10000):\n        v = [v]\n    return v\n"},
+		{"exiting", "import os\ndef f(xs):\n    os._exit(0)\n"},
+	}
+	progs := []string{ref}
+	for _, a := range attacks {
+		progs = append(progs, a.program)
+	}
+	got := runSuite(t, p, s, progs)
+	if got[0].Outcome != "pass" {
+		t.Fatalf("the reference itself: %+v", got[0])
+	}
+	for i, a := range attacks {
+		if got[i+1].Outcome == "pass" {
+			t.Errorf("%s: passed", a.name)
+		}
+	}
+}
+
+// TestSuiteDigests: outputs too large to keep are compared by digest, and
+// equal values of other types (1 and 1.0, set orders) still compare equal.
+func TestSuiteDigests(t *testing.T) {
+	p := newTestPool(t, Options{})
+	ref := "def f(n):\n    return [float(i) for i in range(n)] + [{'a': 1, 'b': 2}]\n"
+	s := recordSuite(t, p, ref, Suite{Entry: "f", Base: json.RawMessage(`[[3], [100000]]`)}, 5)
+	if s.Expected[0].Value == nil || s.Expected[1].Value != nil {
+		t.Fatalf("kept values: small %v, large %v; want the small one only", s.Expected[0].Value != nil, s.Expected[1].Value != nil)
+	}
+	progs := []string{
+		ref,
+		"def f(n):\n    return list(range(n)) + [{'b': 2, 'a': 1}]\n",
+		"def f(n):\n    return [float(i) for i in range(n - 1)] + [0.5, {'a': 1, 'b': 2}]\n",
+	}
+	got := runSuite(t, p, s, progs)
+	want := []string{"pass", "pass", "fail"}
+	for i := range want {
+		if got[i].Outcome != want[i] {
+			t.Errorf("program %d: %+v, want %s", i, got[i], want[i])
+		}
+	}
+	if got[2].First != 0 {
+		t.Errorf("first failing input %d, want 0", got[2].First)
+	}
+}
