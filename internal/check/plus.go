@@ -133,19 +133,11 @@ func RecordExpected(ctx context.Context, runner execute.Runner, problems []datas
 			defer wg.Done()
 			defer func() { <-sem }()
 			defer rep.Add(1)
-			rec := PlusSuite(p)
-			job := execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{{Suite: rec}}, Timeout: SuiteTimeout(rec)}
-			m, err := runner.Run(ctx, job, nil)
+			s, err := HiddenSuite(ctx, runner, p, opts.MinTimeLimit, opts.TimeFactor, opts.AllInputs)
 			if err != nil {
-				errs <- fmt.Errorf("record the expected outputs of %s: %w", p.ID, err)
+				errs <- err
 				return
 			}
-			r := m.Results[0][0]
-			if r.Outcome != execute.Pass || r.Suite == nil || r.Suite.Table == nil {
-				errs <- fmt.Errorf("record the expected outputs of %s: the reference solution %s", p.ID, referenceFailure(rec, r))
-				return
-			}
-			s := Judged(rec, r.Suite.Table, opts.MinTimeLimit, opts.TimeFactor, opts.AllInputs)
 			mu.Lock()
 			out[p.ID] = s
 			mu.Unlock()
@@ -157,6 +149,32 @@ func RecordExpected(ctx context.Context, runner execute.Runner, problems []datas
 		return nil, err
 	}
 	return out, nil
+}
+
+// HiddenSuite runs p's reference on p's base and plus inputs (once: the
+// result is cached by content) and returns the suite that judges programs
+// against its outputs (see Judged).
+func HiddenSuite(ctx context.Context, runner execute.Runner, p dataset.Problem, minLimit time.Duration, factor float64, all bool) (*execute.Suite, error) {
+	if p.Plus == nil {
+		return nil, fmt.Errorf("%s has no evalplus test inputs", p.ID)
+	}
+	rec := PlusSuite(p)
+	job := execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{{Suite: rec}}, Timeout: SuiteTimeout(rec)}
+	m, err := runner.Run(ctx, job, nil)
+	if err != nil {
+		return nil, fmt.Errorf("record the expected outputs of %s: %w", p.ID, err)
+	}
+	r := m.Results[0][0]
+	if r.Outcome != execute.Pass || r.Suite == nil || r.Suite.Table == nil {
+		return nil, fmt.Errorf("record the expected outputs of %s: the reference solution %s", p.ID, referenceFailure(rec, r))
+	}
+	if minLimit <= 0 {
+		minLimit = DefaultMinTimeLimit
+	}
+	if factor <= 0 {
+		factor = DefaultTimeFactor
+	}
+	return Judged(rec, r.Suite.Table, minLimit, factor, all), nil
 }
 
 // referenceFailure says how a reference's recording run failed.
