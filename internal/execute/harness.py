@@ -827,6 +827,8 @@ def child_suite(out, g, j, c, first, t0):
             out.ring()
             continue
         s = _perf() - t1
+        if type(v).__module__ == "numpy":
+            v = numpy_scalar(v)
         if transform == "not_none" and (keep or type(v) is not bool):
             v = v is not None  # (evalplus records the reference's as is-not-None)
         text = None
@@ -840,6 +842,20 @@ def child_suite(out, g, j, c, first, t0):
         else:
             out(suite_output({"j": j, "i": i, "s": s}, v, modes[i], keep))
     out.ring()
+
+
+def numpy_scalar(v):
+    """A numpy scalar (numpy.int64, bool_, float32, ...) as Python's number
+    of the same value, which evalplus's == accepts; v itself otherwise."""
+    item = getattr(v, "item", None)
+    if getattr(v, "shape", None) == () and callable(item):
+        try:
+            r = item()
+        except Exception:  # noqa: BLE001
+            return v
+        if type(r) in (bool, int, float, complex):
+            return r
+    return v
 
 
 def suite_output(msg, v, mode, keep):
