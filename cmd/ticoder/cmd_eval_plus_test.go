@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/ticoder/ticoder/internal/eval"
-	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 // TestEvalPlusHiddenTests: eval --dataset humanevalplus judges candidates by
@@ -22,19 +20,7 @@ func TestEvalPlusHiddenTests(t *testing.T) {
 		"code_1": "def fib(n):\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n",
 		"code_2": "def fib(n):\n    if n > 12:\n        return 0\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n",
 		"code_3": "def fib(n):\n    return n\n"}
-	line, err := json.Marshal(row)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cqe := filepath.Join(dir, "heval-model.jsonl")
-	if err := os.WriteFile(cqe, append(line, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	replay := filepath.Join(dir, "replay")
-	cmd := exec.Command("/usr/bin/python3", filepath.Join(testutil.RepoRoot(t), "scripts", "cqe-replay.py"), cqe, replay)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("cqe-replay.py: %v\n%s", err, out)
-	}
+	replay := cqeReplay(t, dir, []map[string]any{row})
 	out := filepath.Join(dir, "run")
 	o := evalTestOptions(t, out)
 	o.dataset, o.model, o.codes, o.tests, o.style = "humanevalplus", "replay:"+replay, 3, 0, "chat"

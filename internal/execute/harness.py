@@ -453,16 +453,9 @@ class LineReader:
         message the child sends without ringing, see child_run)."""
         tick = POLL_FIRST
         while True:
-            i = self.buf.find(b"\n", self.scan)
-            if i >= 0:
-                line = bytes(self.buf[:i])
-                del self.buf[:i + 1]
-                self.scan = 0
-                try:
-                    return _loads(line)
-                except (ValueError, RecursionError):
-                    raise Garbled("not JSON")
-            self.scan = len(self.buf)
+            msg = self.buffered()
+            if msg is not None:
+                return msg
             if len(self.buf) > MAX_LINE:
                 raise Flood()
             if self.eof:
@@ -493,8 +486,8 @@ class LineReader:
                     pass
 
     def buffered(self):
-        """The next message if a whole one is already read, else None (see
-        read; raises Garbled as it does)."""
+        """The next message if a whole one is already read, else None
+        (raises Garbled for one that is not JSON, or is null)."""
         i = self.buf.find(b"\n", self.scan)
         if i < 0:
             self.scan = len(self.buf)
@@ -503,9 +496,12 @@ class LineReader:
         del self.buf[:i + 1]
         self.scan = 0
         try:
-            return _loads(line)
+            msg = _loads(line)
         except (ValueError, RecursionError):
             raise Garbled("not JSON")
+        if msg is None:
+            raise Garbled("null")
+        return msg
 
     def _drain(self):
         """Reads what the pipe holds without waiting; returns whether there
