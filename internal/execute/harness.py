@@ -2015,6 +2015,8 @@ class SuiteRun:
         self.part = 0 if s.base > 0 else 1
         self.judge = suite.Judge(s.oracle, s.atol)
         self.part_began = None
+        self.part_lost = 0.0  # lost (see lost) when the part began
+        self.sess, self.sess_began, self.lost_before, self.lost_total = None, 0.0, 0.0, 0.0
         self.over_budget = False  # the read waiting now ends at the part's budget
         self.outcome, self.exc, self.shown, self.first = "pass", "", None, -1
         self.failed = []
@@ -2022,16 +2024,33 @@ class SuiteRun:
         self.secs = 0.0
         self.table = [] if s.expected is None else None
 
-    def budget_left(self):
+    def budget_left(self, sess):
+        """The time left to the part, not counting what a loaded machine
+        took from its process (its run-queue waits, as Session.read_test
+        counts them), so that a loaded machine's verdicts are a quiet one's."""
         extra = 3.0 if self.s.all else 2.0
-        return self.s.budget[self.part] + extra - (_mono() - self.part_began)
+        lost = self.lost(sess) - self.part_lost
+        return self.s.budget[self.part] + extra - (_mono() - self.part_began - lost)
+
+    def lost(self, sess):
+        """The seconds a loaded machine has taken from this run's processes
+        so far (see load_delay)."""
+        if sess is not self.sess:  # a new process (after a restart)
+            self.sess, self.sess_began, self.lost_before = sess, _mono(), self.lost_total
+        try:
+            st = load_delay(sess.pid(), self.sess_began)
+        except Dirty:
+            st = None
+        if st is not None:
+            self.lost_total = max(self.lost_total, self.lost_before + st[0])
+        return self.lost_total
 
     def _read(self, sess, limit):
         # A message already read arrived in time: C writes each as soon as
         # its input is done. (Most are: the worker reads many at a time.)
         msg = sess.buffered()
         if msg is None:
-            left = self.budget_left()
+            left = self.budget_left(sess)
             self.over_budget = left <= limit
             msg, _ = sess.read_test(_mono(), max(min(limit, left), 0.0), True)
         return get_dict(msg, "j", "i", "s", "v", "d", "r", "x", "np", "why", "f")
@@ -2043,6 +2062,7 @@ class SuiteRun:
         s = self.s
         if self.part_began is None:
             self.part_began = _mono()
+            self.part_lost = self.lost(sess)
         msg = self._read(sess, MAX_BUDGET + 3.0)  # the module's own code
         if msg.get("j") != j:
             raise Garbled("out of order")
@@ -2075,6 +2095,7 @@ class SuiteRun:
             self.part = 1
             self.judge = suite.Judge(self.s.oracle, self.s.atol)
             self.part_began = _mono()
+            self.part_lost = self.lost_total
 
     def check(self, i, msg):
         """None if C's output for input i is right, else (outcome, why,
