@@ -19,6 +19,7 @@ import (
 	"github.com/ticoder/ticoder/internal/atomicfile"
 	"github.com/ticoder/ticoder/internal/check"
 	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/samples"
 )
@@ -39,6 +40,11 @@ type checkOptions struct {
 	strict bool
 	// allowObjects compares non-plain return values in the sample's process.
 	allowObjects bool
+	// minTimeLimit, gtFactor and testDetails are evalplus's flags for
+	// HumanEval+ and MBPP+.
+	minTimeLimit time.Duration
+	gtFactor     float64
+	testDetails  bool
 }
 
 func newCheckCommand(g *globalOptions) *cobra.Command {
@@ -75,6 +81,18 @@ taking the core for the whole limit. With a number of workers that is a
 multiple of the CPUs, each worker and its samples stay on one CPU
 (TICODER_PIN=off leaves that to the kernel).
 
+HumanEval+ and MBPP+ (--dataset humanevalplus, mbppplus) are judged as
+evalplus judges them, and both of its figures are reported: pass@k on the
+base inputs, and on base and plus inputs together. The reference's outputs
+are computed once in the sandbox and cached; each sample's output on each
+input is compared with them in the worker (exact equality, then the float
+rules and special oracles of evalplus). Each input may take
+max(--min-time-limit, --gt-time-limit-factor × the reference's time on
+it); a sample stops at its first failing input, which the per-sample
+results show with its expected and actual values (--test-details runs
+every input). Unlike evalplus, a return value that is not plain data fails
+(evalplus compares it by its own __eq__, which a sample can make say yes).
+
 Java (--dataset mbjp): a sample is a method body that closes MBJP's prompt
 (prompt + completion), run with MBJP's test class on long-lived sandboxed
 JVMs (one per CPU by default; needs a JDK 17, see TICODER_JAVA_HOME). A
@@ -89,7 +107,7 @@ never by the sample's own equals.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized, mbjp) or a JSONL file")
+	f.StringVar(&o.dataset, "dataset", "", "dataset name (humaneval, humaneval-noexamples, mbpp, mbpp-sanitized, humanevalplus, mbppplus, mbjp) or a JSONL file")
 	f.StringVar(&o.samples, "samples", "", "samples file (JSONL)")
 	f.StringVarP(&o.ks, "k", "k", "1,10,100", "comma-separated k values for pass@k")
 	f.DurationVar(&o.timeout, "timeout", 0, "time limit per sample (default: scaled from the reference solution)")
@@ -100,6 +118,9 @@ never by the sample's own equals.`,
 	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above), or JVMs for Java (default: one per CPU)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.BoolVar(&o.strict, "strict", false, "fail, before running anything, if a line of the samples file is not a sample")
+	f.DurationVar(&o.minTimeLimit, "min-time-limit", check.DefaultMinTimeLimit, "HumanEval+, MBPP+: the smallest time limit of one input")
+	f.Float64Var(&o.gtFactor, "gt-time-limit-factor", check.DefaultTimeFactor, "HumanEval+, MBPP+: an input's limit = factor × the reference's time on it")
+	f.BoolVar(&o.testDetails, "test-details", false, "HumanEval+, MBPP+: run every input and list every failing one, instead of stopping at the first")
 	f.BoolVar(&o.allowObjects, "allow-objects", false, "let samples return objects that are not plain data, compared by their own == inside the sample's process (as OpenAI's harness does; a hostile sample can then forge its own verdict)")
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("samples")
@@ -164,7 +185,14 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if workers <= 0 {
 		workers = 2 * runtime.NumCPU()
 	}
-	eng, err := openEngine(ctx, g, workers)
+	var limits execute.Limits
+	if ds.Problems[0].Plus != nil {
+		if o.allowObjects {
+			return usagef("--allow-objects does not apply to %s: its outputs are compared as plain data", ds.Name)
+		}
+		limits.Memory = plusMemory
+	}
+	eng, err := openEngineLimits(ctx, g, workers, limits)
 	if err != nil {
 		return err
 	}
@@ -183,6 +211,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	defer eng.Close()
 	sum, err := check.Run(ctx, eng.Runner(ds.Language()), ds, in, check.Options{
 		Ks: ks, Timeout: o.timeout, Floor: o.floor, Factor: o.factor, Progress: eng.progress(progress.New(stderr, o.quiet)), AllowObjects: o.allowObjects,
+		MinTimeLimit: o.minTimeLimit, TimeFactor: o.gtFactor, AllInputs: o.testDetails,
 	})
 	if err != nil {
 		return err
@@ -197,7 +226,8 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 		werr = fmt.Errorf("the per-sample results could not be written (pass@k above stands): %w", werr)
 		outPath = ""
 	}
-	if err := printCheckSummary(stdout, sum, ks, time.Since(start), outPath, o.json); err != nil {
+	if err := printCheckSummary(stdout, checkReport{sum: sum, ks: ks, took: time.Since(start), outPath: outPath,
+		dataset: ds}, o.json); err != nil {
 		return err
 	}
 	return werr
@@ -272,16 +302,37 @@ func omittedNote(sum *check.Summary) string {
 		strings.Join(names, ", "), plural(sum.MinSamples, "sample"))
 }
 
-func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Duration, outPath string, asJSON bool) error {
+// plusMemory is a program's address-space limit on HumanEval+ and MBPP+:
+// evalplus's 4 GiB (some reference outputs are hundreds of megabytes).
+const plusMemory = 4 << 30
+
+// checkReport is what check prints.
+type checkReport struct {
+	sum     *check.Summary
+	ks      []int
+	took    time.Duration
+	outPath string
+	dataset *dataset.Dataset
+}
+
+func printCheckSummary(w io.Writer, rep checkReport, asJSON bool) error {
+	sum, ks := rep.sum, rep.ks
 	if asJSON {
-		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": took.Seconds(),
+		obj := map[string]any{"samples": sum.Samples, "problems": sum.Problems, "seconds": rep.took.Seconds(),
 			"skipped_lines": len(sum.Skipped)}
-		if outPath != "" {
-			obj["results"] = outPath
+		if rep.outPath != "" {
+			obj["results"] = rep.outPath
 		}
 		for _, k := range ks {
 			if v, ok := sum.PassAtK[k]; ok {
 				obj[fmt.Sprintf("pass@%d", k)] = v
+			}
+		}
+		if sum.BasePassAtK != nil {
+			obj["base"], obj["plus"] = passAtKObject(sum.BasePassAtK, ks), passAtKObject(sum.PassAtK, ks)
+			obj["dataset"] = rep.dataset.Name
+			if h, err := dataset.FileHashes(rep.dataset.Path); err == nil {
+				obj["dataset_sha256"], obj["dataset_md5"] = h.SHA256, h.MD5
 			}
 		}
 		if len(sum.Omitted) > 0 {
@@ -291,18 +342,38 @@ func printCheckSummary(w io.Writer, sum *check.Summary, ks []int, took time.Dura
 		enc := json.NewEncoder(w)
 		return enc.Encode(obj)
 	}
+	if sum.BasePassAtK != nil {
+		fmt.Fprintf(w, "%-10s %-8s %s\n", "", "base", "base+plus")
+	}
 	for _, k := range ks {
-		if v, ok := sum.PassAtK[k]; ok {
+		v, ok := sum.PassAtK[k]
+		switch {
+		case !ok:
+		case sum.BasePassAtK != nil:
+			fmt.Fprintf(w, "pass@%-4d  %.4f   %.4f\n", k, sum.BasePassAtK[k], v)
+		default:
 			fmt.Fprintf(w, "pass@%-4d %.4f\n", k, v)
 		}
 	}
 	if note := omittedNote(sum); note != "" {
 		fmt.Fprintln(w, note)
 	}
-	if outPath == "" {
-		fmt.Fprintf(w, "%s, %s, %.1f s\n", plural(sum.Samples, "sample"), plural(sum.Problems, "problem"), took.Seconds())
+	counts := fmt.Sprintf("%s, %s, %.1f s", plural(sum.Samples, "sample"), plural(sum.Problems, "problem"), rep.took.Seconds())
+	if rep.outPath == "" {
+		fmt.Fprintln(w, counts)
 		return nil
 	}
-	fmt.Fprintf(w, "%s, %s, %.1f s; per-sample results in %s\n", plural(sum.Samples, "sample"), plural(sum.Problems, "problem"), took.Seconds(), outPath)
+	fmt.Fprintf(w, "%s; per-sample results in %s\n", counts, rep.outPath)
 	return nil
+}
+
+// passAtKObject is pass@k for --json: {"pass@1": …}.
+func passAtKObject(m map[int]float64, ks []int) map[string]float64 {
+	out := map[string]float64{}
+	for _, k := range ks {
+		if v, ok := m[k]; ok {
+			out[fmt.Sprintf("pass@%d", k)] = v
+		}
+	}
+	return out
 }

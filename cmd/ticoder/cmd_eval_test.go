@@ -352,24 +352,7 @@ func TestEvalWholeFunctionReplay(t *testing.T) {
 			"code_1": "def has_close_elements(numbers, threshold):\n    return any(abs(a - b) < threshold for i, a in enumerate(numbers) for b in numbers[i + 1:])",
 			"code_2": "def has_close_elements(numbers, threshold):\n    return False"},
 	}
-	var b strings.Builder
-	for _, r := range rows {
-		line, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	cqe := filepath.Join(dir, "heval-model.jsonl")
-	if err := os.WriteFile(cqe, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	replay := filepath.Join(dir, "replay")
-	cmd := exec.Command("/usr/bin/python3", filepath.Join(testutil.RepoRoot(t), "scripts", "cqe-replay.py"), cqe, replay)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("cqe-replay.py: %v\n%s", err, out)
-	}
+	replay := cqeReplay(t, dir, rows)
 	out := filepath.Join(dir, "run")
 	o := evalTestOptions(t, out)
 	o.model, o.codes, o.tests, o.style = "replay:"+replay, 3, 0, "chat"
@@ -395,4 +378,29 @@ func TestEvalWholeFunctionReplay(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("no results for %v", want)
 	}
+}
+
+// cqeReplay writes rows as a CQE file of HumanEval samples and turns it
+// into a replay directory under dir with scripts/cqe-replay.py.
+func cqeReplay(t *testing.T, dir string, rows []map[string]any) string {
+	t.Helper()
+	var b strings.Builder
+	for _, r := range rows {
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	cqe := filepath.Join(dir, "heval-model.jsonl")
+	if err := os.WriteFile(cqe, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	replay := filepath.Join(dir, "replay")
+	cmd := exec.Command("/usr/bin/python3", filepath.Join(testutil.RepoRoot(t), "scripts", "cqe-replay.py"), cqe, replay)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("cqe-replay.py: %v\n%s", err, out)
+	}
+	return replay
 }

@@ -163,6 +163,12 @@ func (g *globalOptions) openCache(ctx context.Context) (*sql.DB, *execute.Cache,
 // openEngine opens the cache database and starts an execution pool with it.
 // With --unsafe-no-sandbox it warns that untrusted code runs unisolated.
 func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, error) {
+	return openEngineLimits(ctx, g, workers, execute.Limits{})
+}
+
+// openEngineLimits is openEngine with the sandbox's limits for each program
+// (zero fields: the defaults).
+func openEngineLimits(ctx context.Context, g *globalOptions, workers int, limits execute.Limits) (*engine, error) {
 	db, cache, err := g.openCache(ctx)
 	if err != nil {
 		return nil, err
@@ -177,6 +183,7 @@ func openEngine(ctx context.Context, g *globalOptions, workers int) (*engine, er
 		Workers: workers,
 		Sandbox: sandbox.Config{Unsafe: g.unsafe},
 		Cache:   cache,
+		Limits:  limits,
 	})
 	if err != nil {
 		db.Close()

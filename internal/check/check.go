@@ -3,7 +3,6 @@ package check
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -60,6 +59,10 @@ type Result struct {
 	Passed bool   `json:"passed"`
 	// Index is the sample's position among its task's samples.
 	Index int `json:"sample_index"`
+	// PlusResult holds, on HumanEval+ and MBPP+, the base and plus
+	// statuses and the first failing input; Passed is then the plus
+	// verdict (base and plus inputs passed).
+	*PlusResult
 }
 
 // Options configure a check.
@@ -71,6 +74,15 @@ type Options struct {
 	// Floor and Factor set the reference-scaled limit when Timeout is 0.
 	Floor  time.Duration
 	Factor float64
+	// MinTimeLimit and TimeFactor set, on HumanEval+ and MBPP+, each
+	// input's limit: max(MinTimeLimit, TimeFactor × the reference's time on
+	// it); defaults DefaultMinTimeLimit and DefaultTimeFactor, as evalplus.
+	MinTimeLimit time.Duration
+	TimeFactor   float64
+	// AllInputs runs every input of HumanEval+ and MBPP+ and lists every
+	// failing one (evalplus's --test-details); by default a sample stops at
+	// its first failing input.
+	AllInputs bool
 	// AllowObjects lets samples return objects that are not plain data and
 	// compares them in the sample's own process, as OpenAI's harness does
 	// (a hostile sample can then forge its verdict). Off by default: such a
@@ -88,6 +100,13 @@ type Summary struct {
 	// PassAtK maps k to the mean unbiased pass@k over problems with samples,
 	// for the asked-for k that every such problem has at least k samples of.
 	PassAtK map[int]float64
+	// BasePassAtK is, on HumanEval+ and MBPP+, pass@k on the base inputs
+	// alone (PassAtK is then on base and plus inputs, as evalplus's
+	// "plus"); nil for other datasets.
+	BasePassAtK map[int]float64
+	// Suites are, on HumanEval+ and MBPP+, the suites the samples were
+	// judged by, by task.
+	Suites map[string]*execute.Suite
 	// Omitted lists the asked-for k left out of PassAtK because a problem
 	// has fewer than k samples (as OpenAI's harness leaves them out).
 	Omitted []int
@@ -126,7 +145,7 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 		}
 		byTask[s.TaskID] = append(byTask[s.TaskID], i)
 	}
-	limits, err := timeLimits(ctx, runner, ds, order, opts)
+	tests, err := hiddenTests(ctx, runner, ds, order, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +171,7 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 		go func(task string) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			if err := checkTask(ctx, runner, ds, task, byTask[task], samples, limits[task], opts.AllowObjects, deliver); err != nil {
+			if err := checkTask(ctx, runner, tests[task], byTask[task], samples, opts.AllowObjects, deliver); err != nil {
 				errs <- err
 			}
 		}(task)
@@ -162,9 +181,64 @@ func Run(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, sample
 	if err := <-errs; err != nil {
 		return nil, err
 	}
+	var base map[int]float64
+	if isPlus(ds) { // (before summarize sorts the results)
+		base = passAtK(order, byTask, results, opts.Ks, func(r Result) bool { return r.PlusResult.basePassed() })
+	}
 	sum := summarize(order, byTask, results, opts.Ks)
 	sum.Skipped = skipped
+	if isPlus(ds) {
+		sum.BasePassAtK = base
+		sum.Suites = map[string]*execute.Suite{}
+		for task, t := range tests {
+			sum.Suites[task] = t.test.Suite
+		}
+	}
 	return sum, nil
+}
+
+// taskTest is the hidden test of one task and its time limit.
+type taskTest struct {
+	task  string
+	test  execute.Test
+	limit time.Duration
+}
+
+// hiddenTests returns each task's hidden test: its test program with a
+// time limit (see timeLimits), or on HumanEval+ and MBPP+ its suite of
+// inputs, whose reference outputs are recorded first.
+func hiddenTests(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, tasks []string, opts Options) (map[string]taskTest, error) {
+	out := map[string]taskTest{}
+	if isPlus(ds) {
+		if opts.MinTimeLimit <= 0 {
+			opts.MinTimeLimit = DefaultMinTimeLimit
+		}
+		if opts.TimeFactor <= 0 {
+			opts.TimeFactor = DefaultTimeFactor
+		}
+		problems := make([]dataset.Problem, len(tasks))
+		for i, t := range tasks {
+			problems[i], _ = ds.Get(t)
+		}
+		suites, err := RecordExpected(ctx, runner, problems, opts, opts.Progress)
+		if err != nil {
+			return nil, err
+		}
+		for _, t := range tasks {
+			s := suites[t]
+			out[t] = taskTest{task: t, test: execute.Test{Suite: s}, limit: SuiteTimeout(s)}
+		}
+		return out, nil
+	}
+	limits, err := timeLimits(ctx, runner, ds, tasks, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range tasks {
+		p, _ := ds.Get(t)
+		out[t] = taskTest{task: t, test: hiddenTest(p), limit: limits[t]}
+	}
+	return out, nil
 }
 
 // Partition splits samples into those to run and the lines that are not
@@ -191,22 +265,26 @@ func Partition(ds *dataset.Dataset, samples []Sample) ([]Sample, []Skipped) {
 }
 
 // checkTask runs the samples of one task as one job.
-func checkTask(ctx context.Context, runner execute.Runner, ds *dataset.Dataset, task string, idx []int,
-	samples []Sample, limit time.Duration, allowObjects bool, deliver func(int, Result)) error {
-	p, _ := ds.Get(task) // Partition kept only known tasks
+func checkTask(ctx context.Context, runner execute.Runner, t taskTest, idx []int,
+	samples []Sample, allowObjects bool, deliver func(int, Result)) error {
 	progs := make([]string, len(idx))
 	for k, i := range idx {
 		progs[k] = samples[i].Program
 	}
-	job := execute.Job{Programs: progs, Tests: []execute.Test{hiddenTest(p)}, Timeout: limit, AllowObjects: allowObjects}
+	job := execute.Job{Programs: progs, Tests: []execute.Test{t.test}, Timeout: t.limit, AllowObjects: allowObjects && t.test.Suite == nil}
 	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
 		s := samples[idx[k]]
 		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
-		r.Result, r.Passed = verdict(row[0])
+		if t.test.Suite != nil {
+			r.PlusResult = plusVerdict(t.test.Suite, row[0])
+			r.Result, r.Passed = plusResultText(r.PlusResult), r.PlusResult.plusPassed()
+		} else {
+			r.Result, r.Passed = verdict(row[0])
+		}
 		deliver(idx[k], r)
 	})
 	if err != nil {
-		return fmt.Errorf("check %s: %w", task, err)
+		return fmt.Errorf("check %s: %w", t.task, err)
 	}
 	return nil
 }
@@ -293,29 +371,19 @@ func timeLimits(ctx context.Context, runner execute.Runner, ds *dataset.Dataset,
 // summarize computes pass@k over the tasks in order, for the k in ks that
 // every task has enough samples for.
 func summarize(order []string, byTask map[string][]int, results []Result, ks []int) *Summary {
-	s := &Summary{PassAtK: map[int]float64{}, Problems: len(order), Results: results}
-	var ns, cs []int
+	s := &Summary{Problems: len(order), Results: results}
 	for _, task := range order {
-		n, c := 0, 0
-		for _, i := range byTask[task] {
-			n++
-			s.Samples++
-			if results[i].Passed {
-				c++
-			}
+		n := len(byTask[task])
+		s.Samples += n
+		if s.MinSamples == 0 || n < s.MinSamples {
+			s.MinSamples = n
 		}
-		ns = append(ns, n)
-		cs = append(cs, c)
 	}
-	if len(ns) > 0 {
-		s.MinSamples = slices.Min(ns)
-	}
+	s.PassAtK = passAtK(order, byTask, results, ks, func(r Result) bool { return r.Passed })
 	for _, k := range ks {
-		if !passk.Reportable(ns, k) {
+		if _, ok := s.PassAtK[k]; !ok {
 			s.Omitted = append(s.Omitted, k)
-			continue
 		}
-		s.PassAtK[k] = passk.Mean(ns, cs, k)
 	}
 	sort.SliceStable(s.Results, func(a, b int) bool {
 		if s.Results[a].TaskID != s.Results[b].TaskID {
@@ -324,6 +392,30 @@ func summarize(order []string, byTask map[string][]int, results []Result, ks []i
 		return s.Results[a].Index < s.Results[b].Index
 	})
 	return s
+}
+
+// passAtK computes pass@k over the tasks in order, counting as correct
+// the results ok accepts, for the k in ks that every task has enough
+// samples for.
+func passAtK(order []string, byTask map[string][]int, results []Result, ks []int, ok func(Result) bool) map[int]float64 {
+	var ns, cs []int
+	for _, task := range order {
+		c := 0
+		for _, i := range byTask[task] {
+			if ok(results[i]) {
+				c++
+			}
+		}
+		ns = append(ns, len(byTask[task]))
+		cs = append(cs, c)
+	}
+	out := map[int]float64{}
+	for _, k := range ks {
+		if passk.Reportable(ns, k) {
+			out[k] = passk.Mean(ns, cs, k)
+		}
+	}
+	return out
 }
 
 // taskLess orders task ids like "HumanEval/9" < "HumanEval/10".

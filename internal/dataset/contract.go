@@ -39,6 +39,8 @@ var contractFiles = map[string]string{
 	"humaneval-noexamples": "humanevalplus/HumanEvalPlus.jsonl.gz",
 	"mbpp":                 "mbppplus/MbppPlus.jsonl.gz",
 	"mbpp-sanitized":       "mbppplus/MbppPlus.jsonl.gz",
+	"humanevalplus":        "humanevalplus/HumanEvalPlus.jsonl.gz",
+	"mbppplus":             "mbppplus/MbppPlus.jsonl.gz",
 }
 
 // ContractsFor reads the contracts of the known dataset called name from

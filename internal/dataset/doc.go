@@ -4,7 +4,8 @@
 // Known datasets (see Known): humaneval (OpenAI's HumanEval.jsonl.gz),
 // humaneval-noexamples (HumanEval with the docstring examples removed, from
 // microsoft/CodeT; the TiCoder paper's setting), mbpp (MBPP full) and
-// mbpp-sanitized (a JSON array). Any other file may be given by path: JSONL,
+// mbpp-sanitized (a JSON array), humanevalplus and mbppplus (evalplus's
+// HumanEval+ v0.1.10 and MBPP+ v0.2.0). Any other file may be given by path: JSONL,
 // gzip-compressed JSONL (detected by content) or a JSON array, of
 // HumanEval-style rows {task_id, prompt, entry_point, canonical_solution,
 // test} or MBPP-style rows (detected per row by a "test_list" field). The
@@ -34,6 +35,15 @@
 // the code; Asserts the test_list; TestSetup the test_setup_code (full) or
 // test_imports (sanitized); Test is TestSetup followed by the assertions.
 // Windows line ends are normalised to "\n"; challenge_test_list is ignored.
+//
+// HumanEval+ and MBPP+ (humanevalplus, mbppplus: evalplus's own format,
+// rows with "base_input" and "plus_input") are read as HumanEval rows, with
+// Problem.Plus holding the test inputs, atol and contract; Reference is
+// prompt + canonical_solution, as evalplus runs it. MBPP+'s prompt is a
+// docstring alone, so its Prompt is built as MBPP's is, with that text as
+// the description. Python's NaN and Infinity, which MBPP+ rows hold and JSON
+// does not allow, are read as the strings MarkNaN and MarkInf (see
+// PythonConstants); the execution harness turns them back into floats.
 //
 // Loading never panics on bad input: a malformed file yields a *LineError
 // naming the file and line, e.g. "HumanEval.jsonl:17: missing field "test"".

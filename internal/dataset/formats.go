@@ -9,9 +9,13 @@ import (
 )
 
 // problemFrom builds a Problem from one record, choosing the format by the
-// record's fields: MBPP rows have "test_list", every other row is read as
+// record's fields: evalplus's rows (HumanEval+, MBPP+) have "base_input" and
+// "plus_input", MBPP rows have "test_list", every other row is read as
 // HumanEval-style {task_id, prompt, entry_point, canonical_solution, test}.
 func problemFrom(r record, dataset string) (Problem, error) {
+	if isPlusRow(r) {
+		return plusProblem(r, dataset)
+	}
 	if _, ok := r.fields["test_list"]; ok {
 		return mbppProblem(r, dataset)
 	}

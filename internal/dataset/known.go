@@ -67,6 +67,22 @@ func Known() []Spec {
 			About:  "MBPP sanitized (Google; the TiCoder paper's MBPP)",
 		},
 		{
+			Name:   "humanevalplus",
+			File:   "humanevalplus/HumanEvalPlus.jsonl.gz",
+			URL:    "https://github.com/evalplus/humanevalplus_release/releases/download/v0.1.10/HumanEvalPlus.jsonl.gz",
+			SHA256: "272720b90ac375502c8ed23cd791c2a93dfb22a911641a494da74a426c09f101",
+			Rows:   164,
+			About:  "HumanEval+ v0.1.10 (evalplus): HumanEval with ~80× more test inputs",
+		},
+		{
+			Name:   "mbppplus",
+			File:   "mbppplus/MbppPlus.jsonl.gz",
+			URL:    "https://github.com/evalplus/mbppplus_release/releases/download/v0.2.0/MbppPlus.jsonl.gz",
+			SHA256: "af43697e8791c4c149bdfd6b489d8b5412507551ac20e28a439f650b8225db63",
+			Rows:   378,
+			About:  "MBPP+ v0.2.0 (evalplus): 378 sanitized-MBPP tasks with ~35× more test inputs",
+		},
+		{
 			Name:   "mbjp",
 			File:   "mbjp/mbjp_release_v1.2.jsonl",
 			URL:    "https://raw.githubusercontent.com/amazon-science/mxeval/main/data/mbxp/mbjp_release_v1.2.jsonl",

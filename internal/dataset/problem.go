@@ -44,4 +44,7 @@ type Problem struct {
 	// Contracts): assertions that fail on inputs the function is not meant
 	// for. Loading a dataset leaves it empty; Contracts.Attach sets it.
 	Contract string `json:"contract,omitempty"`
+	// Plus holds the test inputs of an evalplus row (HumanEval+, MBPP+),
+	// which check and eval judge by; nil for other datasets.
+	Plus *PlusTests `json:"-"`
 }

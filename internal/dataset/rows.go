@@ -111,7 +111,11 @@ func readLines(ctx context.Context, path string, data []byte) ([]record, error) 
 			continue
 		}
 		var fields map[string]json.RawMessage
-		if err := json.Unmarshal(text, &fields); err != nil {
+		err := json.Unmarshal(text, &fields)
+		if fixed, ok := PythonConstants(text); err != nil && ok {
+			err = json.Unmarshal(fixed, &fields)
+		}
+		if err != nil {
 			msg := fmt.Errorf("invalid JSON: %w", err)
 			if last && endsEarly(text) {
 				msg = fmt.Errorf("invalid JSON (the file looks truncated; fetch it again): %w", err)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/check"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
@@ -75,12 +76,19 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		tests = append(tests, in.Test())
 	}
 	nt += len(ins)
-	all := append(slices.Clone(tests), execute.Test{Setup: p.HiddenTestSetup(), Code: p.Test, Trusted: true, Entry: p.EntryPoint})
+	hidden, err := hiddenTest(ctx, runner, p)
+	if err != nil {
+		return Problem{}, err
+	}
+	all := append(slices.Clone(tests), hidden)
 	refLimits := make([]time.Duration, len(all))
 	for j := range refLimits {
 		refLimits[j] = lim.Reference
 	}
 	refLimits[nt] = lim.HiddenReference
+	if hidden.Suite != nil {
+		refLimits[nt] = check.SuiteTimeout(hidden.Suite)
+	}
 	if lim.Timeout > 0 {
 		for j := range refLimits {
 			refLimits[j] = max(refLimits[j], lim.Timeout)
@@ -104,6 +112,9 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		timeouts[nt+k] = timeouts[j]
 	}
 	timeouts[len(all)-1] = lim.scaled(ref[nt], lim.HiddenFloor, time.Duration(math.MaxInt64))
+	if hidden.Suite != nil { // its limits are per input, evalplus's
+		timeouts[len(all)-1] = check.SuiteTimeout(hidden.Suite)
+	}
 	programs := make([]string, len(g.Candidates))
 	for i, c := range g.Candidates {
 		programs[i] = c.Program
@@ -211,6 +222,21 @@ func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem
 		return "", nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, r[hidden].Outcome, r[hidden].Exception, ErrReferenceFails)
 	}
 	return p.Reference, r, nil
+}
+
+// hiddenTest is p's hidden test: the dataset's test program, or on
+// HumanEval+ and MBPP+ the suite of base and plus inputs, judged as evalplus
+// judges with its default limits (the reference's outputs are recorded
+// first, once).
+func hiddenTest(ctx context.Context, runner execute.Runner, p dataset.Problem) (execute.Test, error) {
+	if p.Plus == nil {
+		return execute.Test{Setup: p.HiddenTestSetup(), Code: p.Test, Trusted: true, Entry: p.EntryPoint}, nil
+	}
+	s, err := check.HiddenSuite(ctx, runner, p, 0, 0, false)
+	if err != nil {
+		return execute.Test{}, err
+	}
+	return execute.Test{Suite: s}, nil
 }
 
 // rawCorrect counts the raw samples that pass the hidden test, or returns -1

@@ -96,7 +96,11 @@ func newCacheKeys(programs []string, tests []Test, timeouts []float64, allowObje
 		k.programs = append(k.programs, h[:16])
 	}
 	for j, t := range tests {
-		h := hashOf(harnessVersion, mode, t.Setup, t.Code, t.Input, t.Expected, fmt.Sprint(t.Trusted), t.Entry)
+		parts := []string{harnessVersion, mode, t.Setup, t.Code, t.Input, t.Expected, fmt.Sprint(t.Trusted), t.Entry}
+		if t.Suite != nil {
+			parts = append(parts, "suite", t.Suite.ID)
+		}
+		h := hashOf(parts...)
 		ms := int64(timeouts[j]*1000 + 0.5)
 		k.tests = append(k.tests, h[:16])
 		k.ms = append(k.ms, ms)

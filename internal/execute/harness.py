@@ -47,6 +47,7 @@ import json
 import marshal
 import os
 import random
+import reprlib
 import resource
 import select
 import signal
@@ -63,6 +64,11 @@ import time
 import ast, bisect, collections, copy, datetime, decimal, fractions, functools  # noqa: E401
 import hashlib, heapq, itertools, math, operator, re, statistics  # noqa: E401
 import array, calendar, cmath, numbers, string, textwrap, typing, unicodedata  # noqa: E401
+
+try:
+    import suite  # beside this file (the unit tests); the worker reads it in main
+except ImportError:
+    suite = None
 
 PRELOADED = (ast, bisect, collections, copy, datetime, decimal, fractions, functools,
              hashlib, heapq, itertools, math, operator, re, statistics,
@@ -310,8 +316,10 @@ def encode(v, depth=0, budget=None):
     if budget[0] < 0 or depth > MAX_DEPTH:
         raise NotPlain("too large")
     t = type(v)
-    if v is None or t is bool or t is str or t is float:
+    if v is None or t is bool or t is str:
         return v
+    if t is float:
+        return v if v - v == 0.0 else {"F": repr(v)}  # (not NaN or infinite: JSON has neither)
     if t is int:
         if -(1 << 1000) < v < (1 << 1000):
             return v
@@ -344,7 +352,7 @@ def encode(v, depth=0, budget=None):
     if isinstance(v, int):
         return encode(int.__index__(v), depth, budget)
     if isinstance(v, float):
-        return float.__float__(v)
+        return encode(float.__float__(v))
     if isinstance(v, str):
         return str.__str__(v)
     if isinstance(v, bytes):
@@ -400,6 +408,8 @@ def decode(e, depth=0):
             n, d = decode(x[0], depth + 1), decode(x[1], depth + 1)
             if type(n) is int and type(d) is int:
                 return fractions.Fraction(n, d)
+        if k == "F" and x in ("nan", "inf", "-inf"):
+            return float(x)
         if k == "D" and type(x) is str and len(x) < 1 << 12:
             return decimal.Decimal(x)
         if k == "Q":
@@ -492,16 +502,9 @@ class LineReader:
         message the child sends without ringing, see child_run)."""
         tick = POLL_FIRST
         while True:
-            i = self.buf.find(b"\n", self.scan)
-            if i >= 0:
-                line = bytes(self.buf[:i])
-                del self.buf[:i + 1]
-                self.scan = 0
-                try:
-                    return _loads(line)
-                except (ValueError, RecursionError):
-                    raise Garbled("not JSON")
-            self.scan = len(self.buf)
+            msg = self.buffered()
+            if msg is not None:
+                return msg
             if len(self.buf) > MAX_LINE:
                 raise Flood()
             if self.eof:
@@ -530,6 +533,24 @@ class LineReader:
                         self.bell = None  # closed: wait on the pipe from now on
                 except BlockingIOError:
                     pass
+
+    def buffered(self):
+        """The next message if a whole one is already read, else None
+        (raises Garbled for one that is not JSON, or is null)."""
+        i = self.buf.find(b"\n", self.scan)
+        if i < 0:
+            self.scan = len(self.buf)
+            return None
+        line = bytes(self.buf[:i])
+        del self.buf[:i + 1]
+        self.scan = 0
+        try:
+            msg = _loads(line)
+        except (ValueError, RecursionError):
+            raise Garbled("not JSON")
+        if msg is None:
+            raise Garbled("null")
+        return msg
 
     def _drain(self):
         """Reads what the pipe holds without waiting; returns whether there
@@ -696,7 +717,7 @@ def call_reply(g, name, a, k):
         return {"x": exc_name(e)}
 
 
-def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
+def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
     """Runs the program's part of tests[start:], one message per test;
     ctests are their parts as handle_run builds them: ("A", setup, input),
     ("L", legacy), ("T" or "J", the names the test takes, see
@@ -704,7 +725,8 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
     its messages; batch holds the calls of tests[start] that the worker
     sends before the test runs (see prefetch_calls): they are answered, for
     the functions the program defines, right after its names, with no
-    round trip."""
+    round trip. first is the input a suite test tests[start] starts at (see
+    child_suite)."""
     if type(token) is not str:
         return
     out = Stamp(wfd, token, bell)
@@ -739,6 +761,9 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell):
                 if c[1] is not None:
                     exec(c[1], g)
                 msg = value_message(j, eval(c[2], g))
+            elif kind == "P":
+                child_suite(out, g, j, c, first if j == start else 0, t0)
+                continue
             elif kind == "L":
                 msg = legacy_run(j, g, c[1])
             else:
@@ -789,6 +814,124 @@ def legacy_run(j, g, legacy):
         rec["o"] = "error"
         rec["e"] = exc_name(e)
     return rec
+
+
+# ------------------------------------------------------------ suites, C side
+#
+# A suite test (kind "P", Go's Suite) calls the program's function on many
+# inputs; the worker compares the outputs with the reference's (see
+# SuiteRun, and suite.py for the rules). C never sees an expected output.
+
+SUITE_SMALL = 64 << 10  # bytes of an encoded output the reference's table keeps as a value
+SUITE_BIG = 8 << 20  # at most, where the rules need values (floats, atol, oracles); else a digest
+SUITE_ITEMS = 1 << 22  # elements of an output sent as a value
+
+
+class _Preview(reprlib.Repr):
+    """A bounded repr of an output the worker gets only as a digest."""
+
+    def __init__(self):
+        reprlib.Repr.__init__(self)
+        self.maxstring = self.maxlong = self.maxother = 200
+        self.maxlist = self.maxtuple = self.maxdict = self.maxset = self.maxfrozenset = 30
+
+    def repr_int(self, x, level):
+        if abs(x).bit_length() > 8000:
+            return "<int of %d bits>" % abs(x).bit_length()
+        return reprlib.Repr.repr_int(self, x, level)
+
+
+def child_suite(out, g, j, c, first, t0):
+    """Runs suite test j in the program's process. c is ("P", entry, inputs
+    (marshalled argument lists), modes (per input: "v", send the output;
+    "d", send its digest), transform ("not_none" or ""), keep (0; or, when
+    the reference's outputs are recorded, the largest value to send)). It
+    calls entry on each input from first on, in order, and writes one
+    message per input without ringing (the worker looks at the pipe every
+    few milliseconds): {i, s, v} the output as plain data; {i, s, d, r} its
+    digest and a preview; {i, s, x} an exception; {i, s, np, why} not plain
+    data. Before them {i: -1, s}: the module ran."""
+    _, entry, blob, modes, transform, keep = c
+    inputs = marshal.loads(blob)
+    fn = g.get(entry)
+    if not callable(fn):
+        out({"j": j, "x": "NameError", "s": _perf() - t0})
+        out.ring()
+        return
+    out({"j": j, "i": -1, "s": _perf() - t0})
+    # Most outputs are small: their messages are written as text here,
+    # without building a dict (see suite_output for the others).
+    head = '{"k":%s,"j":%d,"i":' % (_dumps(out.token), j)
+    for i in range(first, len(inputs)):
+        args = copy.deepcopy(inputs[i]) if keep else inputs[i]
+        t1 = _perf()
+        try:
+            v = fn(*args)
+        except BaseException as e:  # noqa: BLE001 - SystemExit too
+            out({"j": j, "i": i, "x": exc_name(e), "s": _perf() - t1})
+            out.ring()
+            continue
+        s = _perf() - t1
+        if type(v).__module__ == "numpy":
+            v = numpy_scalar(v)
+        if transform == "not_none" and (keep or type(v) is not bool):
+            v = v is not None  # (evalplus records the reference's as is-not-None)
+        text = None
+        if not keep and modes[i] == "v":
+            try:
+                text = _dumps(encode(v, 0, [SUITE_ITEMS]))
+            except (NotPlain, RecursionError):
+                pass
+        if text is not None and len(text) <= SUITE_BIG:
+            write_all(out.fd, ("%s%d,\"s\":%r,\"v\":%s}\n" % (head, i, s, text)).encode())
+        else:
+            out(suite_output({"j": j, "i": i, "s": s}, v, modes[i], keep))
+    out.ring()
+
+
+def numpy_scalar(v):
+    """A numpy scalar (numpy.int64, bool_, float32, ...) as Python's number
+    of the same value, which evalplus's == accepts; v itself otherwise."""
+    item = getattr(v, "item", None)
+    if getattr(v, "shape", None) == () and callable(item):
+        try:
+            r = item()
+        except Exception:  # noqa: BLE001
+            return v
+        if type(r) in (bool, int, float, complex):
+            return r
+    return v
+
+
+def suite_output(msg, v, mode, keep):
+    """Fills msg with output v (see child_suite)."""
+    if mode == "v" or keep:
+        try:
+            enc = encode(v, 0, [SUITE_ITEMS])
+            size = len(_dumps(enc))
+        except NotPlain:
+            enc = None  # too large or not plain: a digest tells
+        except RecursionError:
+            enc = None
+        if enc is not None:
+            floats = keep and suite.is_floats(v)
+            if size <= (max(keep, SUITE_BIG if floats else 0) if keep else SUITE_BIG):
+                msg["v"] = enc
+                if not keep:
+                    return msg
+            if keep:
+                msg["f"] = floats
+    try:
+        msg["d"] = suite.digest(v)
+    except (TypeError, ValueError, RecursionError, MemoryError) as e:
+        msg.pop("v", None)
+        msg["np"], msg["why"] = clip(type(v).__name__, MAX_NAME), clip(str(e), MAX_NAME)
+        return msg
+    try:
+        msg["r"] = clip(_Preview().repr(v), MAX_VALUE)
+    except BaseException:  # noqa: BLE001 - a hostile __repr__ of a subclass
+        msg["r"] = "<unprintable>"
+    return msg
 
 
 # ------------------------------------------------------------ worker side
@@ -1096,7 +1239,7 @@ def zygote_main(sock):
 def child_main(out_w, in_r, bell_w):
     """A process the zygote forked: reads from the worker what it is to run
     (a marshal frame, see frame) and runs it. ("run", token, program,
-    start, batch) and then the request's tests: a program's process, C;
+    start, batch, first) and then the request's tests: a program's process, C;
     ("judge", …): a generated test's judge; ("task", …): an expected value
     or a tool call."""
     try:
@@ -1107,14 +1250,14 @@ def child_main(out_w, in_r, bell_w):
     except BaseException:  # noqa: BLE001 - the worker went away
         return
     if kind == "run":
-        _, token, program, start, batch = head
+        _, token, program, start, batch, first = head
         del head
         os.set_blocking(bell_w, False)
         try:
             batch = _loads(batch)
         except ValueError:
             return
-        child_run(out_w, LineReader(in_r), program, ctests, start, token, batch, bell_w)
+        child_run(out_w, LineReader(in_r), program, ctests, start, token, batch, bell_w, first)
     elif kind == "judge":
         judge_main(out_w, in_r, head)
     elif kind == "task":
@@ -1238,7 +1381,7 @@ def clear_dir(root):
 class Test:
     """A test as the worker holds it."""
 
-    __slots__ = ("kind", "setup", "inp", "expected", "code", "bad", "legacy", "prefetch", "wanted", "entry")
+    __slots__ = ("kind", "setup", "inp", "expected", "code", "bad", "legacy", "prefetch", "wanted", "entry", "suite")
 
     def __init__(self):
         self.kind = "J"
@@ -1246,6 +1389,7 @@ class Test:
         self.prefetch = ()
         self.wanted = ()  # the names the test takes from the program (wanted_names)
         self.entry = ""  # the function under test, taken from the program even if a builtin's name
+        self.suite = None  # a suite test's CompiledSuite
 
 
 _compiled = {}
@@ -1259,6 +1403,9 @@ def compile_tests(raw, allow_objects):
         _compiled.clear()
     out = []
     for t in raw:
+        if t.get("suite") is not None:
+            out.append(compile_suite_test(t["suite"]))
+            continue
         key = (allow_objects, bool(t.get("trusted")), t.get("setup"), t.get("code"), t.get("input"), t.get("expected"), t.get("entry"))
         w = _compiled.get(key)
         if w is None:
@@ -1492,9 +1639,16 @@ class Session:
         """Reports whether C still owes answers to prefetched calls."""
         return bool(self.pending)
 
+    def buffered(self):
+        """C's next message if it has been read already, else None."""
+        msg = self.rd.buffered()
+        return None if msg is None else self._checked(msg)
+
     def read(self, deadline, bell=True):
         """Reads one message of C's, checking and removing its token."""
-        msg = self.rd.read(deadline, bell)
+        return self._checked(self.rd.read(deadline, bell))
+
+    def _checked(self, msg):
         self.heard = True
         if type(msg) is not dict:
             raise Garbled("not an object")
@@ -1816,6 +1970,278 @@ def judge_value(w, msg):
     return ("pass" if ok else "fail"), None, plain_repr(value)
 
 
+# ------------------------------------------------------------ suites, worker side
+
+SUITE_SLOTS = 64  # suites a worker keeps; Go's suiteSlots mirrors this FIFO
+SUITES = collections.OrderedDict()  # suite id -> CompiledSuite
+MAX_FAILED = 10000  # failing inputs listed in a result
+MAX_BUDGET = 60.0  # evalplus's cap on a run's whole time (EVALPLUS_TIMEOUT_PER_TASK)
+
+
+class CompiledSuite:
+    """A suite as a worker keeps it, from Go's Suite: the inputs restored to
+    their types, the expected outputs (None while the reference's are
+    recorded), the per-input limits."""
+
+    def __init__(self, body):
+        self.id = body["id"]
+        self.entry = body["entry"]
+        self.oracle = body.get("oracle") or ""
+        if self.oracle not in suite.ORACLES or type(self.entry) is not str:
+            raise ValueError("bad suite")
+        self.atol = float(body.get("atol") or 0)
+        dataset, task = body.get("restore") or "", int(body.get("task") or 0)
+        base = suite.restore(dataset, task, body.get("base"))
+        plus = suite.restore(dataset, task, body.get("plus"))
+        self.inputs = list(base) + list(plus)
+        self.base = len(base)
+        self.blob = marshal.dumps(self.inputs)
+        self.expected = body.get("expected")
+        n = len(self.inputs)
+        limits = body.get("limits") or [0.0] * n
+        if len(limits) != n or (self.expected is not None and len(self.expected) != n):
+            raise ValueError("suite lengths differ")
+        self.limits = [float(x) for x in limits]
+        self.all = bool(body.get("all"))
+        # (A reference's run, recording, has no cap but its limits.)
+        cap = MAX_BUDGET if self.expected is not None else float("inf")
+        self.budget = [min(cap, sum(self.limits[:self.base])), min(cap, sum(self.limits[self.base:]))]
+        # Equal encodings settle an input, but for a NaN (never equal in
+        # Python) and for the oracles that look past equality.
+        fast = suite.fast_equal_ok(self.oracle)
+        self.fast = [fast and type(e) is dict and '"F":"nan"' not in _dumps(e.get("v")) for e in self.expected or ()]
+        self.values = {}  # decoded expected outputs, by input
+        if self.expected is None:
+            self.modes = "v" * n
+            self.keep = SUITE_BIG if self.atol or self.oracle else SUITE_SMALL
+        else:
+            self.modes = "".join("v" if type(e) is dict and "v" in e else "d" for e in self.expected)
+            self.keep = 0
+
+    def child_part(self):
+        """What C gets of this suite (see child_suite)."""
+        return ("P", self.entry, self.blob, self.modes, "not_none" if self.oracle == "not_none" else "", self.keep)
+
+    def value(self, i):
+        """The expected output of input i, decoded once."""
+        if i not in self.values:
+            if len(self.values) > 4096:
+                self.values.clear()
+            self.values[i] = decode(self.expected[i]["v"])
+        return self.values[i]
+
+
+def compile_suite_test(body):
+    """A suite test: body is a Suite in full, or only its id once this worker
+    has it (Go sends a suite to a worker once)."""
+    w = Test()
+    w.kind = "P"
+    try:
+        sid = body["id"]
+        if "entry" in body:
+            SUITES[sid] = CompiledSuite(body)
+            while len(SUITES) > SUITE_SLOTS:
+                SUITES.popitem(last=False)
+        w.suite = SUITES[sid]
+    except KeyError:
+        w.bad = "suite not loaded"
+    except (ValueError, TypeError, IndexError, AttributeError, RecursionError, MemoryError) as e:
+        w.bad = clip("bad suite: %s" % e, MAX_TEXT)
+    return w
+
+
+class SuiteRun:
+    """One program's run of a suite, judged as evalplus judges: inputs in
+    order, the base inputs then the plus inputs, each part with its own
+    atol state and its own time for the whole part (min(60 s, the sum of
+    its inputs' limits) + 2, + 3 with every input run, as evalplus's
+    process is killed), each input under its own limit. Unless the suite
+    asks for all inputs, the run stops at the first failing one."""
+
+    def __init__(self, s):
+        self.s = s
+        self.next = 0  # the input C runs now
+        self.part = 0 if s.base > 0 else 1
+        self.judge = suite.Judge(s.oracle, s.atol)
+        self.part_began = None
+        self.part_lost = 0.0  # lost (see lost) when the part began
+        self.sess, self.sess_began, self.lost_before, self.lost_total = None, 0.0, 0.0, 0.0
+        self.over_budget = False  # the read waiting now ends at the part's budget
+        self.outcome, self.exc, self.shown, self.first = "pass", "", None, -1
+        self.failed = []
+        self.total = False  # the part's whole time ran out (evalplus: timeout)
+        self.secs = 0.0
+        self.table = [] if s.expected is None else None
+
+    def budget_left(self, sess):
+        """The time left to the part, not counting what a loaded machine
+        took from its process (its run-queue waits, as Session.read_test
+        counts them), so that a loaded machine's verdicts are a quiet one's."""
+        extra = 3.0 if self.s.all else 2.0
+        lost = self.lost(sess) - self.part_lost
+        return self.s.budget[self.part] + extra - (_mono() - self.part_began - lost)
+
+    def lost(self, sess):
+        """The seconds a loaded machine has taken from this run's processes
+        so far (see load_delay)."""
+        if sess is not self.sess:  # a new process (after a restart)
+            self.sess, self.sess_began, self.lost_before = sess, _mono(), self.lost_total
+        try:
+            st = load_delay(sess.pid(), self.sess_began)
+        except Dirty:
+            st = None
+        if st is not None:
+            self.lost_total = max(self.lost_total, self.lost_before + st[0])
+        return self.lost_total
+
+    def _read(self, sess, limit):
+        # A message already read arrived in time: C writes each as soon as
+        # its input is done. (Most are: the worker reads many at a time.)
+        msg = sess.buffered()
+        if msg is None:
+            left = self.budget_left(sess)
+            self.over_budget = left <= limit
+            msg, _ = sess.read_test(_mono(), max(min(limit, left), 0.0), True)
+        return get_dict(msg, "j", "i", "s", "v", "d", "r", "x", "np", "why", "f")
+
+    def read(self, sess, j):
+        """Reads what C reports for suite test j until the suite ends or (fast
+        mode) fails. Raises what Session.read_test raises; the caller then
+        asks interrupted."""
+        s = self.s
+        if self.part_began is None:
+            self.part_began = _mono()
+            self.part_lost = self.lost(sess)
+        msg = self._read(sess, MAX_BUDGET + 3.0)  # the module's own code
+        if msg.get("j") != j:
+            raise Garbled("out of order")
+        if "x" in msg:  # the module raised, or has no such function
+            self.fail(self.next, "error", clip(msg["x"], MAX_NAME), None)
+            return
+        if msg.get("i") != -1:
+            raise Garbled("out of order")
+        self.secs += c_seconds(msg.get("s"), 1e9)
+        while self.next < len(s.inputs):
+            i = self.next
+            msg = self._read(sess, s.limits[i])
+            if msg.get("j") != j or msg.get("i") != i:
+                raise Garbled("out of order")
+            self.secs += c_seconds(msg.get("s"), 1e9)
+            if self.table is not None:
+                if not self.record(i, msg):
+                    return
+            else:
+                why = self.check(i, msg)
+                if why is not None:
+                    self.fail(i, why[0], why[1], why[2])
+                    if not s.all:
+                        return
+            self.advance()
+
+    def advance(self):
+        self.next += 1
+        if self.next == self.s.base:
+            self.part = 1
+            self.judge = suite.Judge(self.s.oracle, self.s.atol)
+            self.part_began = _mono()
+            self.part_lost = self.lost_total
+
+    def check(self, i, msg):
+        """None if C's output for input i is right, else (outcome, why,
+        shown)."""
+        s = self.s
+        e = s.expected[i]
+        if "x" in msg:
+            return "error", clip(msg["x"], MAX_NAME), None
+        if "np" in msg:
+            return "fail", not_plain_text(msg["np"], msg.get("why", "")), None
+        if "v" not in msg:
+            if type(msg.get("d")) is str and msg["d"] == e.get("d"):
+                self.judge.settle(e.get("f"))
+                return None
+            return "fail", "output differs", clip(msg.get("r"), MAX_VALUE)
+        v = msg["v"]
+        if "v" not in e:
+            raise Garbled("a value where a digest was asked for")
+        if s.fast[i] and v == e["v"]:
+            self.judge.settle(e.get("f"))
+            return None
+        out = decode(v)
+        try:
+            exp = s.value(i)
+        except Garbled:
+            return "fail", "output differs", plain_repr(out)
+        why = self.judge.check(s.inputs[i], out, exp)
+        return ("fail", why, plain_repr(out)) if why else None
+
+    def record(self, i, msg):
+        """Keeps the reference's output for input i; False if it has none."""
+        if "x" in msg or "np" in msg or type(msg.get("d")) is not str:
+            why = msg.get("x") or "returned %s, not plain data" % msg.get("np")
+            self.fail(i, "error", clip(why, MAX_NAME), None)
+            return False
+        e = {"d": msg["d"], "f": bool(msg.get("f")), "r": clip(msg.get("r"), MAX_VALUE),
+             "s": c_seconds(msg.get("s"), 1e9)}
+        if "v" in msg:
+            e["v"] = msg["v"]
+        self.table.append(e)
+        return True
+
+    def fail(self, i, outcome, why, shown):
+        if self.first < 0:
+            self.first, self.outcome, self.exc, self.shown = i, outcome, why, shown
+        if len(self.failed) < MAX_FAILED:
+            self.failed.append(i)
+
+    def interrupted(self, failure, why):
+        """C stopped answering while it ran input self.next: failure is
+        "timeout" (its limit, or the part's whole time), "died" or a broken
+        protocol. Returns True when the run goes on from the next input in a
+        fresh process (every input asked for, after a per-input timeout,
+        as evalplus's alarm lets its process go on)."""
+        i = self.next
+        if failure == "timeout" and self.over_budget:
+            self.total = True
+            self.fail(i, "timeout", "the run's whole time limit (%.0f s) ran out" % (self.s.budget[self.part]), None)
+            return False
+        if failure == "timeout":
+            self.fail(i, "timeout", "took longer than its limit of %.1f s" % self.s.limits[i], None)
+            if self.s.all and self.table is None and i + 1 < len(self.s.inputs):
+                self.advance()
+                return True
+            return False
+        self.fail(i, "crash", clip(why, MAX_TEXT), None)
+        return False
+
+    def result(self, j):
+        rec = {"j": j, "o": self.outcome, "s": self.secs, "n": self.next}
+        if self.exc:
+            rec["e"] = self.exc
+        if self.shown is not None:
+            rec["v"], rec["hv"] = self.shown, True
+        if self.first >= 0:
+            rec["fi"] = self.first
+            if self.s.expected is not None and self.first < len(self.s.expected):
+                rec["fx"] = clip(self.s.expected[self.first].get("r"), MAX_VALUE)
+        if self.s.all and self.failed:
+            rec["fa"] = self.failed
+        if self.total:
+            rec["tt"] = True
+        if self.table is not None and self.first < 0:
+            rec["tb"] = self.table
+        return rec
+
+
+def load_suite_module():
+    """Reads suite.py (the frame after this file) and makes it the module
+    "suite"."""
+    global suite
+    (n,) = struct.unpack(">I", read_exact(REQ_FD, 4))
+    mod = type(sys)("suite")
+    exec(compile(read_exact(REQ_FD, n), "<suite>", "exec"), mod.__dict__)
+    sys.modules["suite"] = suite = mod
+
+
 WAIT_FACTOR = 4  # a test may wait for a CPU until WAIT_FACTOR times its limit
 WAIT_EXTRA = 1.0  # plus this many seconds (see Session.read_test)
 LAST_LOOK = 0.001  # seconds a timed-out test's reader looks once more at the pipe
@@ -1890,6 +2316,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
     timed_out = 0
     skipped = 0  # timeouts in the tail that skip covers
     started = False
+    suites = {}  # test index -> SuiteRun, for suite tests begun
     while start < len(tests):
         while start < len(tests) and results[start] is not None:
             start += 1
@@ -1906,7 +2333,8 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
             rec_r, ctl_w, bell_r, ticket = ZYGOTE.spawn(dict(limits, cpu=cpu))
         except Dirty:
             raise Dirty() if started else NotStarted()
-        init = frame(marshal.dumps(("run", token, program, start, batch)), ctests)
+        first = suites[start].next if start in suites else 0
+        init = frame(marshal.dumps(("run", token, program, start, batch, first)), ctests)
         del token
         sess = Session(LineReader(rec_r, bell_r), ctl_w, token_hash, start, ticket)
         failure = None
@@ -1918,6 +2346,13 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
                     start += 1
                     continue
                 w = tests[start]
+                if w.kind == "P":
+                    run = suites.setdefault(start, SuiteRun(w.suite))
+                    run.read(sess, start)
+                    results[start] = run.result(start)
+                    start += 1
+                    failure = "restart"  # C may still be running inputs
+                    break
                 t0 = _perf()
                 msg, deadline = sess.read_test(_mono(), timeouts[start], w.kind != "A" and w.kind != "L")
                 if type(msg) is not dict or msg.get("j") != start:
@@ -1985,6 +2420,13 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
         if start >= len(tests):
             break
         if failure == "restart":
+            continue
+        if start in suites:
+            run = suites[start]
+            if run.interrupted(failure, describe(status) if failure == "died" else failure):
+                continue  # the rest of its inputs, in a fresh process
+            results[start] = run.result(start)
+            start += 1
             continue
         if failure == "timeout":
             results[start] = {"j": start, "o": "timeout"}
@@ -2083,6 +2525,8 @@ def handle_run(req):
             ctests.append(("A", w.setup, w.inp))
         elif w.kind == "L":
             ctests.append(("L", w.legacy))
+        elif w.kind == "P":
+            ctests.append(w.suite.child_part())
         else:
             ctests.append((w.kind, w.wanted))
     ctests = marshal.dumps(tuple(ctests))
@@ -2151,6 +2595,8 @@ def trim_heap():
 
 def main():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if suite is None:
+        load_suite_module()
     not_dumpable()
     empty_tmp()
     # Objects that exist now live in every child: keep the collector from

@@ -72,6 +72,9 @@ type Result struct {
 	// Seconds is the wall time the test took inside the sandbox: the
 	// program's module code and the test, not the process's start.
 	Seconds float64 `json:"seconds,omitempty"`
+	// Suite holds, for a Suite test, its first failing input and (when the
+	// suite records) the reference's outputs; nil for other tests.
+	Suite *SuiteResult `json:"suite,omitempty"`
 }
 
 // Test is one test: an assertion and the setup statements it needs.
@@ -103,6 +106,10 @@ type Test struct {
 	// Entry is needed where the function under test has a builtin's name
 	// (MBPP's sum). It may be empty.
 	Entry string `json:"entry,omitempty"`
+	// Suite, when set, makes the test a suite of calls of one function,
+	// judged as evalplus judges (see Suite); the other fields are then
+	// unused. A Suite test's time limit should be its Budget.
+	Suite *Suite `json:"suite,omitempty"`
 }
 
 // String returns the test's source: its setup followed by its code.

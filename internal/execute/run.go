@@ -18,6 +18,7 @@ type wireResult struct {
 	Value    string  `json:"v"`
 	HasValue bool    `json:"hv"`
 	Seconds  float64 `json:"s"`
+	suiteWire
 }
 
 // Bounds on the text a result may carry: a hostile program chooses its
@@ -227,7 +228,7 @@ func (p *Pool) runChain(ctx context.Context, st *runState, t task, rows [][]Resu
 	if err != nil {
 		return nil, 0, err
 	}
-	frame, budget, err := p.frame(st, t)
+	frame, budget, err := p.frame(st, t, w)
 	if err != nil {
 		p.release(w, false)
 		return nil, 0, err
@@ -257,7 +258,7 @@ func (p *Pool) runChain(ctx context.Context, st *runState, t task, rows [][]Resu
 			default:
 				return
 			}
-			if nframe, nbudget, ferr = p.frame(st, next); ferr == nil && 4+len(nframe) <= w.pipeCap {
+			if nframe, nbudget, ferr = p.frame(st, next, w); ferr == nil && 4+len(nframe) <= w.pipeCap {
 				sent = w.sendRaw(nframe) == nil
 				if sent {
 					p.ahead.Add(1)
@@ -296,14 +297,17 @@ const (
 	waitExtra  = 1.0
 )
 
-// frame encodes the request of task t; budget is how long, in seconds, the
-// worker may take over each of its replies.
-func (p *Pool) frame(st *runState, t task) (frame []byte, budget float64, err error) {
+// frame encodes the request of task t to worker w; budget is how long, in
+// seconds, the worker may take over each of its replies.
+func (p *Pool) frame(st *runState, t task, w *worker) (frame []byte, budget float64, err error) {
 	tests := make([]Test, len(t.tests))
 	timeouts := make([]float64, len(t.tests))
 	budget = 2.0
 	for i, j := range t.tests {
 		tests[i] = st.job.Tests[j]
+		if s := tests[i].Suite; s != nil {
+			tests[i].Suite = w.suites.send(s)
+		}
 		timeouts[i] = st.timeouts[j]
 		budget += timeouts[i]*waitFactor + waitExtra + 0.05
 	}
@@ -366,6 +370,9 @@ func (p *Pool) collect(ctx context.Context, w *worker, st *runState, t task, row
 		fresh := make(map[int]Result, len(t.tests))
 		for k, j := range t.tests {
 			r := reply.Results[k].result()
+			if s := st.job.Tests[j].Suite; s != nil && reply.Results[k] != nil {
+				r.Suite = reply.Results[k].suiteWire.result(len(s.Limits))
+			}
 			rows[d][j] = r
 			fresh[j] = r
 		}

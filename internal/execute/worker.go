@@ -60,6 +60,8 @@ type worker struct {
 	// pipeCap is the capacity of the request pipe in bytes: a request that
 	// fits can be written while the worker is busy, without waiting for it.
 	pipeCap int
+	// suites follows which suites the worker keeps (see Suite).
+	suites suiteMirror
 }
 
 // startWorker starts a worker in a sandbox of its own (with cfg.Args, or
@@ -130,6 +132,9 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 	// before reading it must not hang the caller.)
 	_ = w.req.SetWriteDeadline(time.Now().Add(30 * time.Second))
 	err = w.sendRaw([]byte(harnessSource))
+	if err == nil {
+		err = w.sendRaw([]byte(suiteSource))
+	}
 	_ = w.req.SetWriteDeadline(time.Time{})
 	if err != nil {
 		w.kill()

@@ -30,6 +30,8 @@ var FixtureTasks = map[string][]string{
 	"mbpp/mbpp.jsonl":                      {"Mbpp/1", "Mbpp/2", "Mbpp/367"},
 	"mbpp/sanitized-mbpp.json":             {"Mbpp/2", "Mbpp/82", "Mbpp/751"},
 	"mbjp/mbjp_release_v1.2.jsonl":         {"MBJP/1", "MBJP/2", "MBJP/40", "MBJP/106"},
+	"humanevalplus/HumanEvalPlus.jsonl.gz": {"HumanEval/2", "HumanEval/32", "HumanEval/55", "HumanEval/63"},
+	"mbppplus/MbppPlus.jsonl.gz":           {"Mbpp/2", "Mbpp/124", "Mbpp/404", "Mbpp/737", "Mbpp/793"},
 	Recorded + "/test-prompts.jsonl":       fixtureRecorded,
 	Recorded + "/codes.jsonl":              fixtureRecorded,
 	Recorded + "/tests.jsonl":              fixtureRecorded,

@@ -1,0 +1,160 @@
+package execute
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// recordSuite runs s without Expected on reference and returns s with the
+// reference's outputs and per-input limits of limit seconds, sealed.
+func recordSuite(t *testing.T, p *Pool, reference string, s Suite, limit float64) *Suite {
+	t.Helper()
+	rec := s
+	n := len(rec.Inputs())
+	rec.Limits = make([]float64, n)
+	for i := range rec.Limits {
+		rec.Limits[i] = 20
+	}
+	rec.Seal()
+	m, err := p.Run(context.Background(), Job{Programs: []string{reference}, Tests: []Test{{Suite: &rec}},
+		Timeout: time.Duration(rec.Budget() * float64(time.Second))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.Results[0][0]
+	if r.Outcome != Pass || r.Suite == nil || len(r.Suite.Table) != n {
+		t.Fatalf("recording the reference: %+v %+v", r, r.Suite)
+	}
+	s.Expected = r.Suite.Table
+	s.Limits = make([]float64, n)
+	for i := range s.Limits {
+		s.Limits[i] = limit
+	}
+	s.Seal()
+	return &s
+}
+
+// suiteRow is what a test compares of a suite result.
+type suiteRow struct {
+	Outcome string
+	First   int
+	Why     string
+}
+
+func runSuite(t *testing.T, p *Pool, s *Suite, progs []string) []suiteRow {
+	t.Helper()
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{{Suite: s}},
+		Timeout: time.Duration(s.Budget() * float64(time.Second))}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]suiteRow, len(progs))
+	for i, row := range m.Results {
+		r := row[0]
+		if r.Suite == nil {
+			t.Fatalf("program %d: no suite result: %+v", i, r)
+		}
+		out[i] = suiteRow{r.Outcome.String(), r.Suite.First, r.Exception}
+	}
+	return out
+}
+
+func TestSuiteJudges(t *testing.T) {
+	p := newTestPool(t, Options{})
+	ref := "def f(x, y):\n    return x / y\n"
+	s := recordSuite(t, p, ref, Suite{Entry: "f", Base: json.RawMessage(`[[1, 2], [3, 4]]`),
+		Plus: json.RawMessage(`[[1, 3], [10, 7], [0, 1]]`)}, 2)
+	progs := []string{
+		ref,
+		"def f(x, y):\n    return round(x / y, 9)\n", // within the float rule's 1e-6
+		"def f(x, y):\n    return round(x / y, 2)\n", // base passes, plus does not
+		"def f(x, y):\n    return x // y\n",
+		"def f(x, y):\n    if x == 10:\n        raise ValueError\n    return x / y\n",
+		"class A:\n    def __eq__(self, o):\n        return True\ndef f(x, y):\n    return A()\n",
+	}
+	got := runSuite(t, p, s, progs)
+	want := []suiteRow{
+		{"pass", -1, ""},
+		{"pass", -1, ""},
+		{"fail", 2, "output differs by more than atol 1e-06"},
+		{"fail", 0, "output is a int, expected a float"},
+		{"error", 3, "ValueError"},
+		{"fail", 0, ""},
+	}
+	for i := range want {
+		if got[i].Outcome != want[i].Outcome || got[i].First != want[i].First ||
+			(want[i].Why != "" && got[i].Why != want[i].Why) {
+			t.Errorf("program %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(got[5].Why, "not plain data") {
+		t.Errorf("an object that claims equality: %q, want a not-plain-data failure", got[5].Why)
+	}
+}
+
+// TestSuiteAttacks: a program that tries to pass a suite without returning
+// the right values fails, and the well-behaved program beside it passes.
+// (evalplus compares in the program's own process, with the program's ==:
+// the first case passes there.)
+func TestSuiteAttacks(t *testing.T) {
+	p := newTestPool(t, Options{})
+	ref := "def f(xs):\n    return sorted(xs)\n"
+	s := recordSuite(t, p, ref, Suite{Entry: "f", Base: json.RawMessage(`[[[3, 1, 2]], [[5, 4]]]`),
+		Plus: json.RawMessage(`[[[9, 8, 7, 6]], [[1]]]`)}, 2)
+	attacks := []struct{ name, program string }{
+		{"an __eq__ that always says yes", "class Yes(list):\n    def __eq__(self, o):\n        return True\n" +
+			"def f(xs):\n    return Yes([0])\n"},
+		{"patching the judging module in its own process", "import sys\nm = sys.modules.get('suite')\n" +
+			"if m:\n    m.Judge.check = lambda *a: ''\n    m.digest = lambda v: '0' * 64\n    m.is_floats = lambda v: True\n" +
+			"def f(xs):\n    return [0]\n"},
+		{"forged lines on every descriptor", "import os, json\n" +
+			"def f(xs):\n    for fd in range(3, 40):\n        try:\n            os.write(fd, (json.dumps({'j': 0, 'i': 0, 'v': {'l': [1, 2, 3]}}) + '\\n').encode())\n" +
+			"        except OSError:\n            pass\n    return [0]\n"},
+		{"changing its input in place", "def f(xs):\n    xs[:] = [0]\n    return [0]\n"},
+		{"an output too large to send", "def f(xs):\n    return 'x' * (64 << 20)\n"},
+		{"an output too deep to encode", "def f(xs):\n    v = []\n    for _ in range(10000):\n        v = [v]\n    return v\n"},
+		{"exiting", "import os\ndef f(xs):\n    os._exit(0)\n"},
+	}
+	progs := []string{ref}
+	for _, a := range attacks {
+		progs = append(progs, a.program)
+	}
+	got := runSuite(t, p, s, progs)
+	if got[0].Outcome != "pass" {
+		t.Fatalf("the reference itself: %+v", got[0])
+	}
+	for i, a := range attacks {
+		if got[i+1].Outcome == "pass" {
+			t.Errorf("%s: passed", a.name)
+		}
+	}
+}
+
+// TestSuiteDigests: outputs too large to keep are compared by digest, and
+// equal values of other types (1 and 1.0, set orders) still compare equal.
+func TestSuiteDigests(t *testing.T) {
+	p := newTestPool(t, Options{})
+	ref := "def f(n):\n    return [float(i) for i in range(n)] + [{'a': 1, 'b': 2}]\n"
+	s := recordSuite(t, p, ref, Suite{Entry: "f", Base: json.RawMessage(`[[3], [100000]]`)}, 5)
+	if s.Expected[0].Value == nil || s.Expected[1].Value != nil {
+		t.Fatalf("kept values: small %v, large %v; want the small one only", s.Expected[0].Value != nil, s.Expected[1].Value != nil)
+	}
+	progs := []string{
+		ref,
+		"def f(n):\n    return list(range(n)) + [{'b': 2, 'a': 1}]\n",
+		"def f(n):\n    return [float(i) for i in range(n - 1)] + [0.5, {'a': 1, 'b': 2}]\n",
+	}
+	got := runSuite(t, p, s, progs)
+	want := []string{"pass", "pass", "fail"}
+	for i := range want {
+		if got[i].Outcome != want[i] {
+			t.Errorf("program %d: %+v, want %s", i, got[i], want[i])
+		}
+	}
+	if got[2].First != 0 {
+		t.Errorf("first failing input %d, want 0", got[2].First)
+	}
+}
