@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -97,6 +99,8 @@ var docCases = []docCase{
 		extra: []string{"--problems", "HumanEval/0", "--codes", "20", "--tests", "20"},
 		want:  []string{"| infogain | PassFail |", "results in runs/he"},
 		files: []string{"runs/he/summary.md", "runs/he/results.jsonl"}},
+	{cmd: "ticoder check --dataset humanevalplus --samples samples.jsonl", bring: []string{"plus:samples.jsonl"},
+		want: []string{"base", "plus", "pass@1"}},
 	{cmd: "ticoder qe score --dataset humaneval --samples samples.jsonl --estimator agree --check", bring: []string{"samples.jsonl"},
 		want: []string{"pass@1"}},
 	{cmd: docBroker, partOf: docNATS},
@@ -129,6 +133,8 @@ var docCases = []docCase{
 	// docs/check.md
 	{cmd: "ticoder check --dataset humaneval-noexamples --samples $TICODER_DATA/samples/humaneval-codegen16b/codes.jsonl",
 		want: []string{"pass@1"}},
+	{cmd: "ticoder check --dataset mbppplus --samples solutions.jsonl --json --test-details", bring: []string{"plus:solutions.jsonl"},
+		want: []string{`"plus"`, `"base"`, `"pass@1"`}},
 }
 
 // TestReadmeCommands runs every ticoder command of the code blocks of the
@@ -194,7 +200,11 @@ func (dc docCase) runCommand(t *testing.T, c docCommand) {
 	}
 	docEnv(t, data)
 	for _, f := range dc.bring {
-		docFiles[f](t, f)
+		_, name, _ := strings.Cut(f, ":") // "KIND:NAME": another kind of NAME
+		if name == "" {
+			name = f
+		}
+		docFiles[f](t, name)
 	}
 	if c.pipe != "" && !strings.HasPrefix(c.pipe, "printf ") {
 		t.Fatalf("cannot run %q in front of ticoder", c.pipe)
@@ -272,6 +282,17 @@ var docFiles = map[string]func(t *testing.T, name string){
 		}
 		writeDocFile(t, name, strings.Join(lines, "\n")+"\n")
 	},
+	// plus:samples.jsonl: {task_id, completion} rows for the HumanEval+
+	// fixture, each problem's canonical solution and a body that returns
+	// None.
+	"plus:samples.jsonl": func(t *testing.T, name string) {
+		writeDocFile(t, name, docPlusSamples(t, "humanevalplus/HumanEvalPlus.jsonl.gz", "completion"))
+	},
+	// plus:solutions.jsonl: {task_id, solution} rows for the MBPP+
+	// fixture, likewise.
+	"plus:solutions.jsonl": func(t *testing.T, name string) {
+		writeDocFile(t, name, docPlusSamples(t, "mbppplus/MbppPlus.jsonl.gz", "solution"))
+	},
 	// codes.jsonl: CodeT's {prompt, samples} rows, the recorded ones cut
 	// to 10 samples each.
 	"codes.jsonl": func(t *testing.T, name string) {
@@ -282,6 +303,51 @@ var docFiles = map[string]func(t *testing.T, name string){
 		}
 		writeDocFile(t, name, strings.Join(lines, "\n")+"\n")
 	},
+}
+
+// docPlusSamples returns two samples per row of an evalplus fixture file:
+// the canonical solution (as a body or a whole program, field), and one
+// that returns None.
+func docPlusSamples(t *testing.T, file, field string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(testutil.Fixtures(t), filepath.FromSlash(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	sc := bufio.NewScanner(z)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		b := sc.Bytes()
+		if fixed, ok := dataset.PythonConstants(b); ok {
+			b = fixed // MBPP+'s inputs hold Infinity
+		}
+		var row struct {
+			TaskID    string `json:"task_id"`
+			Prompt    string `json:"prompt"`
+			Entry     string `json:"entry_point"`
+			Canonical string `json:"canonical_solution"`
+		}
+		if err := json.Unmarshal(b, &row); err != nil {
+			t.Fatal(err)
+		}
+		wrong := "    return None\n"
+		if field == "solution" {
+			wrong = "def " + row.Entry + "(*args):\n    return None\n"
+		}
+		for _, code := range []string{row.Canonical, wrong} {
+			lines = append(lines, jsonLine(t, map[string]string{"task_id": row.TaskID, field: code}))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // codeTRow is a row of a CodeT samples file.

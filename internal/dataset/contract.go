@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -82,7 +81,11 @@ func ReadContracts(ctx context.Context, path string) (*Contracts, error) {
 			TaskID   string `json:"task_id"`
 			Contract string `json:"contract"`
 		}
-		if err := json.Unmarshal(strictJSON([]byte(line)), &row); err != nil {
+		b := []byte(line)
+		if fixed, ok := PythonConstants(b); ok {
+			b = fixed
+		}
+		if err := json.Unmarshal(b, &row); err != nil {
 			return nil, fmt.Errorf("read contracts: %s line %d: %w", path, n, err)
 		}
 		if row.TaskID != "" && strings.TrimSpace(row.Contract) != "" {
@@ -222,37 +225,4 @@ func dedentContract(contract string) string {
 		b.WriteString("\n")
 	}
 	return b.String()
-}
-
-// strictJSON replaces the NaN, Infinity and -Infinity that Python's json
-// module writes (MBPP+'s inputs hold them) outside strings with null, so
-// that encoding/json reads the line.
-func strictJSON(b []byte) []byte {
-	out := make([]byte, 0, len(b))
-	inString, escaped := false, false
-next:
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case inString && c == '"':
-			inString = false
-		case inString:
-		case c == '"':
-			inString = true
-		default:
-			for _, w := range []string{"-Infinity", "Infinity", "NaN"} {
-				if bytes.HasPrefix(b[i:], []byte(w)) {
-					out = append(out, "null"...)
-					i += len(w) - 1
-					continue next
-				}
-			}
-		}
-		out = append(out, c)
-	}
-	return out
 }

@@ -1,9 +1,7 @@
 package dataset
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,32 +10,6 @@ import (
 
 	"github.com/ticoder/ticoder/internal/testutil"
 )
-
-func TestStrictJSON(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{`{"a": 1}`, `{"a": 1}`},
-		{`[NaN, Infinity, -Infinity, 1.5]`, `[null, null, null, 1.5]`},
-		{`{"s": "NaN Infinity \" NaN", "x": [NaN]}`, `{"s": "NaN Infinity \" NaN", "x": [null]}`},
-		{`{"s": "a\\", "t": -Infinity}`, `{"s": "a\\", "t": null}`},
-		{``, ``},
-	} {
-		if got := string(strictJSON([]byte(tc.in))); got != tc.want {
-			t.Errorf("strictJSON(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-}
-
-func FuzzStrictJSON(f *testing.F) {
-	f.Add([]byte(`{"task_id": "Mbpp/1", "plus_input": [[NaN, -Infinity]], "s": "Inf\"inity"}`))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		out := strictJSON(b)
-		// Valid JSON holds none of the words outside strings: it stays as
-		// it is.
-		if json.Valid(b) && !bytes.Equal(out, b) {
-			t.Fatalf("valid JSON changed: %q → %q", b, out)
-		}
-	})
-}
 
 func TestReadContracts(t *testing.T) {
 	dir := t.TempDir()
