@@ -19,7 +19,7 @@ import (
 // run in the sandbox against the patched module.
 func (c *Conversation) exportModule(ctx context.Context, candidate int, check bool, rejected []execute.Test) (api.Export, error) {
 	t := c.module
-	program := c.sess.Spec().Candidates[candidate].Program
+	program := t.ModuleSource(c.sess.Spec().Candidates[candidate].Program)
 	fn := t.Function()
 	tests, names := ModuleTests(t, c.sess.Approved(), rejected, true, nil)
 	ex := api.Export{
@@ -76,6 +76,7 @@ func ModuleTests(t *ModuleTarget, approved, rejected []execute.Test, whole bool,
 			k++
 		}
 		names = append(names, fmt.Sprintf("%s_%d", base, k))
+		test.Code, test.Setup = t.naturalCalls(test.Code), t.naturalCalls(test.Setup)
 		writeTestFunction(&b, names[len(names)-1], test)
 		k++
 	}

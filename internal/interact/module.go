@@ -44,6 +44,12 @@ type ModuleTarget struct {
 	// Yours is the index of the candidate that is the existing
 	// implementation; -1 when there is none.
 	Yours int `json:"yours"`
+	// Call and Alias are set for a method (Class.method): how tests call
+	// it, Class().method or Class.method, and the module-level function
+	// that makes that call in the sandbox, Class_method (see
+	// llm.ParseMethod). Both are empty for a function.
+	Call  string `json:"call,omitempty"`
+	Alias string `json:"alias,omitempty"`
 }
 
 // Function returns the short name of the function (the method's name for
@@ -69,6 +75,8 @@ type located struct {
 	Docstring string   `json:"docstring"`
 	Stub      bool     `json:"stub"`
 	Names     []string `json:"names"`
+	Kind      string   `json:"kind"`
+	InitArgs  []string `json:"init_args"`
 }
 
 // moduleProblem finds the function in t.Source (in the sandbox, with the
@@ -84,16 +92,21 @@ func (b *Builder) moduleProblem(ctx context.Context, t *ModuleTarget) (dataset.P
 	if loc.Error != "" {
 		return dataset.Problem{}, badSource("%s::%s: %s", t.Rel, t.Name, loc.Error)
 	}
-	if loc.Cls != "" {
-		return dataset.Problem{}, badSource("%s::%s: methods are not supported yet; give a module-level function", t.Rel, t.Name)
-	}
 	t.Def, t.End, t.Indent, t.Names, t.Stub, t.Yours = loc.Def, loc.End, loc.Indent, loc.Names, loc.Stub, -1
+	t.Call, t.Alias = "", ""
+	entry := t.Function()
+	if loc.Cls != "" {
+		if err := t.setMethod(loc); err != nil {
+			return dataset.Problem{}, err
+		}
+		entry = t.Call
+	}
 	lines := strings.SplitAfter(t.Source, "\n")
 	before := strings.Join(lines[:loc.Start-1], "")
 	prompt := before + indentLines(loc.Spec, loc.Indent)
 	return dataset.Problem{
 		ID: t.Module + "." + t.Name, Dataset: "module", Prompt: prompt, Description: loc.Docstring,
-		Context: before, Signature: loc.Signature, EntryPoint: t.Function(),
+		Context: before, Signature: loc.Signature, EntryPoint: entry,
 	}, nil
 }
 
@@ -163,7 +176,7 @@ func moduleCandidates(ctx context.Context, r execute.Runner, t *ModuleTarget, ca
 		}
 		at[s.Patched] = len(out)
 		c := cands[i]
-		c.Program = s.Patched
+		c.Program = t.Runnable(s.Patched)
 		out = append(out, c)
 	}
 	return out, nil
@@ -176,8 +189,9 @@ func withYours(t *ModuleTarget, cands []extract.Candidate) []extract.Candidate {
 	if t.Stub {
 		return cands
 	}
+	yours := t.Runnable(t.Source)
 	for i, c := range cands {
-		if c.Program == t.Source {
+		if c.Program == yours {
 			t.Yours = i
 			return cands
 		}
@@ -187,13 +201,14 @@ func withYours(t *ModuleTarget, cands []extract.Candidate) []extract.Candidate {
 		samples += max(c.Count, 1)
 	}
 	t.Yours = len(cands)
-	return append(cands, extract.Candidate{Program: t.Source, Count: 1, First: samples})
+	return append(cands, extract.Candidate{Program: yours, Count: 1, First: samples})
 }
 
 // FunctionText returns the function as program (a whole module of t, with
 // the function replaced) defines it, without its indentation: the lines
 // from its def line to where the module's rest after the function begins.
 func (t *ModuleTarget) FunctionText(program string) string {
+	program = t.ModuleSource(program)
 	orig := strings.SplitAfter(t.Source, "\n")
 	lines := strings.SplitAfter(program, "\n")
 	end := len(lines) - (len(orig) - t.End)
