@@ -1,11 +1,14 @@
 package interact
 
 import (
+	"context"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/ticoder/ticoder/internal/dataset"
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/llm"
 )
 
@@ -91,4 +94,21 @@ func (t *ModuleTarget) naturalCalls(code string) string {
 		}
 		code = next
 	}
+}
+
+// Functions returns the functions a session can work on in each module of
+// sources (a module's path to its source): its top-level functions and the
+// methods of its top-level classes (Class.method), but dunder methods and
+// properties. Python's own ast reads them, in the sandbox r runs programs
+// in (the project's interpreter). problems names the modules that do not
+// parse.
+func Functions(ctx context.Context, r execute.Runner, sources map[string]string) (funcs map[string][]string, problems map[string]string, err error) {
+	var out struct {
+		Functions map[string][]string `json:"functions"`
+		Errors    map[string]string   `json:"errors"`
+	}
+	if err := r.Call(ctx, moduleTools, "functions", map[string]any{"sources": sources}, &out); err != nil {
+		return nil, nil, fmt.Errorf("list the project's functions: %w", err)
+	}
+	return out.Functions, out.Errors, nil
 }

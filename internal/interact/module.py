@@ -15,6 +15,10 @@ and reports a problem as {"error": message} instead of raising.
                     module lacks added after the module's imports; the
                     original's decorators and every other byte of the
                     module unchanged.
+  functions(arg)    the functions ticoder can work on in each of several
+                    modules' sources: top-level functions and the methods
+                    of top-level classes (Class.method), but dunder methods
+                    and properties.
   check_tests(arg)  runs test functions of a test file's source against the
                     module (the spliced source, registered under its dotted
                     name, or the file on disk), and reports each outcome.
@@ -276,6 +280,29 @@ def splice(arg):
         return {"error": loc["error"]}
     module_tree = ast.parse(source)
     return {"results": [_splice_one(source, module_tree, loc, p, name) for p in arg["programs"]]}
+
+
+def functions(arg):
+    """{"sources": {FILE: source}} -> {"functions": {FILE: [NAME or
+    Class.method]}, "errors": {FILE: message}} (a file that does not parse)."""
+    out, errors = {}, {}
+    for f, source in arg["sources"].items():
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError) as e:
+            errors[f] = "does not parse: %s" % e
+            continue
+        names = []
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.append(node.name)
+            elif isinstance(node, ast.ClassDef):
+                for m in node.body:
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and not m.name.startswith("__") \
+                            and "error" not in _method(m, node):
+                        names.append(node.name + "." + m.name)
+        out[f] = list(dict.fromkeys(names))
+    return {"functions": out, "errors": errors}
 
 
 def _load(name, path, source):
