@@ -157,3 +157,48 @@ func TestRunProjectMethodOut(t *testing.T) {
 		t.Errorf("a method whose class needs arguments: %v (exit %d), want a bad-source error naming balance", err, exitCode(err, &bytes.Buffer{}))
 	}
 }
+
+// TestRunProjectResume quits a session on apply_discount after one answer
+// and takes it up with --resume --write: in the project, with the
+// interpreter the session file recorded, and the function is written in
+// place. A session whose module changed meanwhile is refused.
+func TestRunProjectResume(t *testing.T) {
+	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	fx := projecttest.ProjectFixture(t)
+	module := filepath.Join(fx.Root, "src/shop/pricing.py")
+	srv := llmtest.New(t, llmtest.Config{Respond: discountModel(nil)})
+	keep := func() string {
+		t.Helper()
+		var out, errw bytes.Buffer
+		err := runRun(context.Background(), runGlobals(t), projectRunOptions(t, fx, srv.URL), strings.NewReader("y\nq\ny\n"), &out, &errw)
+		_, path, ok := strings.Cut(errw.String(), "resume with ticoder run --resume ")
+		if !errors.Is(err, errNothingWritten) || !ok {
+			t.Fatalf("quit: %v\n%s\n%s", err, out.String(), errw.String())
+		}
+		return strings.TrimSpace(path)
+	}
+	path := keep()
+	r := runDefaults(t)
+	r.resume, r.write, r.out = path, true, ""
+	var out, errw bytes.Buffer
+	if err := runRun(context.Background(), runGlobals(t), r, strings.NewReader("y\ny\n\n\n"), &out, &errw); err != nil {
+		t.Fatalf("resume: %v\n%s\n%s", err, out.String(), errw.String())
+	}
+	if !strings.Contains(errw.String(), "candidates run as shop.pricing") || !strings.Contains(errw.String(), fx.Python) {
+		t.Errorf("the resumed session does not run in the project:\n%s", errw.String())
+	}
+	if got, _ := os.ReadFile(module); !strings.Contains(string(got), "return round_cents(price * (100 - percent) / 100)") {
+		t.Errorf("pricing.py after resuming with --write:\n%s", got)
+	}
+
+	path = keep()
+	if err := os.WriteFile(module, []byte("# edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runDefaults(t)
+	r.resume = path
+	err := runRun(context.Background(), runGlobals(t), r, strings.NewReader(""), &out, &errw)
+	if !errors.Is(err, errFileChanged) || !strings.Contains(err.Error(), "run --spec") {
+		t.Errorf("resume after the module changed: %v, want errFileChanged", err)
+	}
+}

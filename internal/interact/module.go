@@ -50,6 +50,11 @@ type ModuleTarget struct {
 	// llm.ParseMethod). Both are empty for a function.
 	Call  string `json:"call,omitempty"`
 	Alias string `json:"alias,omitempty"`
+	// Python and Mask are the interpreter that runs the candidates, as it
+	// was found or given, and the masks' patterns: what run --resume needs
+	// to take the session up in the same sandbox.
+	Python string   `json:"python,omitempty"`
+	Mask   []string `json:"mask,omitempty"`
 }
 
 // Function returns the short name of the function (the method's name for
