@@ -102,6 +102,19 @@ func (c *Client) Stop(ctx context.Context, id string) (*Session, error) {
 	return &out, c.do(ctx, http.MethodPost, "/api/sessions/"+url.PathEscape(id)+"/stop", nil, &out)
 }
 
+// Project lists the functions of the server's project (serve --project).
+func (c *Client) Project(ctx context.Context) (*Project, error) {
+	var out Project
+	return &out, c.do(ctx, http.MethodGet, "/api/project", nil, &out)
+}
+
+// Write puts a session's candidate into the server's project in place and
+// appends the approved tests to the project's tests.
+func (c *Client) Write(ctx context.Context, id string, req WriteRequest) (*Written, error) {
+	var out Written
+	return &out, c.do(ctx, http.MethodPost, "/api/sessions/"+url.PathEscape(id)+"/write", req, &out)
+}
+
 // Candidates returns the remaining behaviour classes, best first.
 func (c *Client) Candidates(ctx context.Context, id string) ([]Candidate, error) {
 	var out []Candidate

@@ -12,6 +12,8 @@
 //	POST /api/sessions/{id}/stop              → Session
 //	GET  /api/sessions/{id}/candidates        → []Candidate
 //	GET  /api/sessions/{id}/export[?candidate=N] → Export
+//	GET  /api/project                         → Project (serve --project)
+//	POST /api/sessions/{id}/write   WriteRequest → Written (serve --project)
 //
 // Every request other than GET must send a JSON body with Content-Type:
 // application/json ({} where the endpoint reads none), or it is refused with

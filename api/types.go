@@ -50,6 +50,11 @@ type CreateSession struct {
 	Signature string `json:"signature,omitempty"`
 	// Task names a dataset problem, e.g. "humaneval/HumanEval/12".
 	Task string `json:"task,omitempty"`
+	// File and Function name a function of the server's project (serve
+	// --project): a File and a Function (NAME or Class.method) exactly as
+	// GET /api/project lists them.
+	File     string `json:"file,omitempty"`
+	Function string `json:"function,omitempty"`
 	// Mode is ModePassFail (default) or ModeOutput.
 	Mode string `json:"mode,omitempty"`
 	// Codes and Tests are how many candidates and tests to ask the model for
@@ -234,4 +239,43 @@ type Info struct {
 	Mode string `json:"mode"`
 	// MaxQuestions is the default limit of new sessions (0: none).
 	MaxQuestions int `json:"max_questions,omitempty"`
+	// Project is the root of the project whose functions the server offers
+	// (serve --project); empty when there is none.
+	Project string `json:"project,omitempty"`
+}
+
+// Project is the body of GET /api/project: the functions of the server's
+// project that a session can work on.
+type Project struct {
+	// Root is the project's directory.
+	Root string `json:"root"`
+	// Functions are the module-level functions and methods of the
+	// project's modules, by file.
+	Functions []ProjectFunction `json:"functions"`
+	// Problems names the modules that could not be read, with why.
+	Problems []string `json:"problems,omitempty"`
+}
+
+// ProjectFunction is one function of a project.
+type ProjectFunction struct {
+	// File is the module's path relative to the project's root, with
+	// slashes.
+	File string `json:"file"`
+	// Name is NAME or Class.method.
+	Name string `json:"name"`
+}
+
+// WriteRequest is the body of POST /api/sessions/{id}/write: put the
+// candidate into the project's file in place and append the approved
+// tests to the project's tests.
+type WriteRequest struct {
+	// Candidate is the Index of the candidate to write; -1 is the best.
+	Candidate int `json:"candidate"`
+}
+
+// Written is what POST /api/sessions/{id}/write did.
+type Written struct {
+	// Report says what was written, and how the added tests fared when
+	// run once in the sandbox against the patched project.
+	Report string `json:"report"`
 }

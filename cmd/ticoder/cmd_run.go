@@ -363,6 +363,12 @@ func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reade
 	if err != nil {
 		return fmt.Errorf("read the session file: %w", err)
 	}
+	if t, err := interact.ModuleOf(data); err == nil && t != nil {
+		return resumeProject(ctx, g, o, data, t, in, out, errw)
+	}
+	if o.write || o.proj.set() {
+		return usagef("run: --write, --project, --python and --mask go with --spec FILE::NAME or --resume of a session on one")
+	}
 	eng, err := openEngine(ctx, g, 0)
 	if err != nil {
 		return err
@@ -371,10 +377,6 @@ func resumeRun(ctx context.Context, g *globalOptions, o *runOptions, in io.Reade
 	conv, err := interact.LoadFor(data, eng.runners(ctx, g))
 	if err != nil {
 		return fmt.Errorf("%w: %s is not a session file that run kept: %w", interact.ErrBadSource, o.resume, err)
-	}
-	if conv.Module() != nil {
-		return fmt.Errorf("%w: %s is a session on %s::%s in a project, which --resume cannot take up yet: run --spec %s::%s again",
-			interact.ErrBadSource, o.resume, conv.Module().Rel, conv.Module().Name, conv.Module().File, conv.Module().Name)
 	}
 	fmt.Fprintf(errw, "ticoder: resuming %s with %s\n", o.resume, plural(len(conv.State("").History), "answer"))
 	return askAndWrite(ctx, o, conv, o.resume, in, out, errw)

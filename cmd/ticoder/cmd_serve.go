@@ -30,6 +30,7 @@ type serveOptions struct {
 	requireToken bool     // require a token on loopback too
 	allowHosts   []string // extra Host names
 	flags        interactFlags
+	proj         projectFlags // --project, --python, --mask
 	// ready, if not nil, is called with the server's URL (with ?token= when
 	// one is needed) once it listens.
 	ready func(url string)
@@ -87,6 +88,10 @@ Anyone who has the token can run sessions, and so code in your sandbox and, with
 	f.BoolVar(&o.requireToken, "require-token", false, "require an access token on a loopback address too (a random one unless --token)")
 	f.StringArrayVar(&o.allowHosts, "allow-host", nil, "also answer requests for this host `NAME` (on the server's port) or NAME:PORT (repeatable)")
 	o.flags.add(f)
+	o.proj.add(f)
+	f.Lookup("project").Usage = "offer the functions of the Python project in `DIR` (its modules' functions and methods) in a picker; sessions run them as run --spec FILE::NAME --project DIR does"
+	f.Lookup("python").Usage = "with --project: the interpreter that runs candidates (default: $VIRTUAL_ENV/bin/python, then DIR/.venv/bin/python, DIR/venv/bin/python, /usr/bin/python3)"
+	f.Lookup("mask").Usage = "with --project: a glob of project entries no candidate may see and the picker never lists, besides .git, .env*, keys and credentials (repeatable)"
 	return cmd
 }
 
@@ -98,11 +103,27 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	if err := checkListenAddr("--addr", o.addr, "127.0.0.1:8080"); err != nil {
 		return err
 	}
+	if o.proj.project == "" && o.proj.set() {
+		return usagef("serve: --python and --mask go with --project DIR")
+	}
+	if o.proj.project != "" && (o.demo || o.flags.model == "") {
+		return fmt.Errorf("%w: serve --project needs --model, which writes the candidates and tests", interact.ErrNoModel)
+	}
 	opts, eng, b, err := o.flags.open(ctx, g)
 	if err != nil {
 		return err
 	}
 	defer eng.Close()
+	var projects server.Projects
+	if o.proj.project != "" {
+		sp, err := openServeProject(ctx, g, o.proj, b, eng)
+		if err != nil {
+			return err
+		}
+		defer sp.close()
+		projects = sp
+		fmt.Fprintf(errw, "ticoder: offering the functions of %s\n", sp.root)
+	}
 	defer watchModel(o.flags.waiting, nil, errw)()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
@@ -115,7 +136,7 @@ func runServe(ctx context.Context, g *globalOptions, o *serveOptions, errw io.Wr
 	}
 	srv, err := server.New(ctx, server.Options{
 		Builder: b, Runner: eng.Pool, DB: eng.DB, Model: o.flags.model, Defaults: opts, Logger: slog.Default(), Keep: o.keep,
-		Token: acc.Token, AllowHosts: acc.AllowHosts,
+		Token: acc.Token, AllowHosts: acc.AllowHosts, Projects: projects,
 	})
 	if err != nil {
 		return err

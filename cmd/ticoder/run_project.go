@@ -111,6 +111,7 @@ func (f *projectFlags) openProject(ctx context.Context, g *globalOptions, t proj
 	slog.Debug("project sandbox", "paths", cfg.PythonPath, "mask", proj.Mask, "sys.path", proj.Paths)
 	return &projectRun{proj: proj, interp: in, cfg: cfg, module: mod, target: &interact.ModuleTarget{
 		Root: proj.Root, File: proj.File, Rel: proj.Rel, Module: proj.Module, Name: proj.Name, Source: string(src),
+		Python: python, Mask: proj.Mask,
 	}}, nil
 }
 
@@ -219,4 +220,38 @@ func (m *mcpProjects) close() {
 	for _, p := range m.pools {
 		p.Close()
 	}
+}
+
+// resumeProject takes up the session file o.resume on t, a function in a
+// project: in the project, with the interpreter and masks the session
+// file records, checked again. A module that changed since the session
+// began is refused.
+func resumeProject(ctx context.Context, g *globalOptions, o *runOptions, data []byte, t *interact.ModuleTarget, in io.Reader, out, errw io.Writer) error {
+	if o.proj.set() {
+		return usagef("run: --resume takes up a session on %s::%s in the project, interpreter and masks it was kept with: drop --project, --python and --mask", t.Rel, t.Name)
+	}
+	if t.Python == "" {
+		return fmt.Errorf("%w: %s was kept by an older ticoder that did not record the interpreter: run --spec %s::%s again",
+			interact.ErrBadSource, o.resume, t.File, t.Name)
+	}
+	f := projectFlags{project: t.Root, python: t.Python, mask: t.Mask}
+	p, err := f.openProject(ctx, g, project.Target{File: t.File, Name: t.Name}, errw)
+	if err != nil {
+		return err
+	}
+	if p.target.Source != t.Source {
+		return fmt.Errorf("%s %w: the session's answers are about the file as it was; run --spec %s::%s again", t.Rel, errFileChanged, t.File, t.Name)
+	}
+	eng, err := openProjectEngine(ctx, g, p)
+	if err != nil {
+		return err
+	}
+	defer eng.Close()
+	conv, err := interact.Load(data, eng.Pool)
+	if err != nil {
+		return fmt.Errorf("%w: %s is not a session file that run kept: %w", interact.ErrBadSource, o.resume, err)
+	}
+	o.project = p
+	fmt.Fprintf(errw, "ticoder: resuming %s with %s\n", o.resume, plural(len(conv.State("").History), "answer"))
+	return askAndWrite(ctx, o, conv, o.resume, in, out, errw)
 }

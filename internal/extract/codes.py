@@ -10,6 +10,8 @@ if __name__ != "ticoder_tool":
         _MAX_TRIES, _Quiet, _bad_reason, _blocks, _bound, _compiles, _failure, _is_start, _key, _lines, _parse, _used, split_top,
     )
 
+import textwrap
+
 
 # ---------------------------------------------------------------------------
 # Codes
@@ -139,9 +141,51 @@ def _starts_at_col0(text):
     return False
 
 
+def _method_def(tree, cls, name):
+    """The definition of method name: in class cls, else at the top level,
+    else anywhere."""
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            found = [n for n in node.body if _is_entry_def(n, name)]
+            if found:
+                return found[-1]
+    found = [n for n in tree.body if _is_entry_def(n, name)]
+    if found:
+        return found[-1]
+    return next((n for n in ast.walk(tree) if _is_entry_def(n, name)), None)
+
+
+def _code_method(completion, prompt, entry, style):
+    """A method's definition (entry is CLASS.METHOD or CLASS().METHOD) as a
+    top-level def after the text's top-level imports: from the whole class,
+    the method alone at any indentation, or the prompt continued."""
+    cls, _, name = entry.rpartition(".")
+    cls = cls[:-2] if cls.endswith("()") else cls
+    texts = [prompt + completion] if style == "body" else _blocks(completion)[1]
+    for text in texts:
+        text = textwrap.dedent(text)
+        tree, _ = _parse(text)
+        if tree is None:
+            continue
+        node = _method_def(tree, cls, name)
+        if node is None:
+            continue
+        lines = _lines(text)
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        imports = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        head = "".join("".join(lines[n.lineno - 1:n.end_lineno]) for n in imports)
+        code = textwrap.dedent("".join(lines[start - 1:node.end_lineno]))
+        out = _finish(head + ("\n\n" if head else "") + code)
+        out["trimmed"] = True
+        return out
+    return {"drop": "no_entry_point"}
+
+
 def _code_one(completion, prompt, context, entry, style):
     if not completion.strip():
         return {"drop": "empty"}
+    if "." in entry:
+        return _code_method(completion, prompt, entry, style)
     if style == "body":
         if (prompt.endswith("\n") or not prompt) and _starts_at_col0(completion):
             # A continuation that starts at column 0 is a whole program

@@ -60,6 +60,28 @@ class CodesTest(unittest.TestCase):
                 self.assertTrue(got[2]["program"].startswith(prompt), "still a body: %r" % got[2])
 
 
+    def test_method(self):
+        # A method (entry CLASS().METHOD) is taken from the whole class, from
+        # the method alone at any indentation, or as the prompt continued;
+        # it comes out as a top-level def after the answer's imports.
+        prompt = 'class Cart:\n    def total(self, xs):\n        """Sums."""\n'
+        fence = "```python\n%s```\n"
+        arg = {"prompt": prompt, "context": "", "entry_point": "Cart().total", "style": "auto",
+               "completions": [fence % "import math\n\n\nclass Cart:\n    def total(self, xs):\n        return math.fsum(xs)\n",
+                               fence % "    def total(self, xs):\n        return sum(xs)\n",
+                               fence % "def total(self, xs):\n    return 0\n", "no code"]}
+        for name, fn in [("imported", codes.extract_codes), ("concatenated", concatenated()["extract_codes"])]:
+            with self.subTest(name):
+                got = fn(arg)["samples"]
+                self.assertEqual(got[0]["program"], "import math\n\n\ndef total(self, xs):\n    return math.fsum(xs)\n")
+                self.assertEqual(got[1]["program"], "def total(self, xs):\n    return sum(xs)\n")
+                self.assertEqual(got[2]["program"], "def total(self, xs):\n    return 0\n")
+                self.assertEqual(got[3].get("drop"), "no_entry_point")
+        arg.update(style="body", completions=["        return len(xs)\n"])
+        got = codes.extract_codes(arg)["samples"]
+        self.assertEqual(got[0]["program"], 'def total(self, xs):\n    """Sums."""\n    return len(xs)\n')
+
+
 class TestsTest(unittest.TestCase):
     def test_assertions(self):
         arg = {"entry_point": "add", "prompt": PROMPT, "context": "", "prefix": "assert ",

@@ -50,6 +50,10 @@ type Options struct {
 	// shown in the code prompt (llm.Task.Tests); test prompts never show
 	// them. None leaves the requests as they were.
 	MustPass []string
+	// TestEntry, when not empty, is the name the tests call in place of
+	// the problem's EntryPoint: a method's (llm.ParseMethod) module-level
+	// stand-in. The prompts still name the EntryPoint.
+	TestEntry string
 }
 
 // Result is what Problem made of one problem: the model's raw completions
@@ -134,7 +138,11 @@ func Problem(ctx context.Context, prov llm.Provider, runner extract.Caller, p da
 		}
 		rep.Add(1)
 		res.RawTests = gen.Texts()
-		if res.Tests, res.Stats.Tests, err = extract.Tests(ctx, runner, p, res.RawTests, testOptions(gen)); err != nil {
+		tp := p
+		if o.TestEntry != "" {
+			tp.EntryPoint = o.TestEntry
+		}
+		if res.Tests, res.Stats.Tests, err = extract.Tests(ctx, runner, tp, res.RawTests, testOptions(gen)); err != nil {
 			return res, &Error{StepExtractTests, err}
 		}
 	}

@@ -82,6 +82,19 @@ func Load(data []byte, r execute.Runner) (*Conversation, error) {
 	return LoadFor(data, func(string) execute.Runner { return r })
 }
 
+// ModuleOf returns the function inside a project's module that a
+// conversation encoded with MarshalJSON works on; nil for every other
+// session.
+func ModuleOf(data []byte) (*ModuleTarget, error) {
+	var rec struct {
+		Module *ModuleTarget `json:"module"`
+	}
+	if err := json.Unmarshal(data, &rec); err != nil {
+		return nil, fmt.Errorf("load conversation: %w", err)
+	}
+	return rec.Module, nil
+}
+
 // LoadFor resumes a conversation encoded with MarshalJSON, on the runner
 // runners returns for its language.
 func LoadFor(data []byte, runners func(language string) execute.Runner) (*Conversation, error) {

@@ -23,6 +23,7 @@ func (c *Conversation) exportModule(ctx context.Context, candidate int, check bo
 	if t.Java {
 		return c.exportJava(ctx, candidate, program, check, rejected)
 	}
+	program = t.ModuleSource(program)
 	fn := t.Function()
 	tests, names := ModuleTests(t, c.sess.Approved(), rejected, true, nil)
 	ex := api.Export{
@@ -79,6 +80,7 @@ func ModuleTests(t *ModuleTarget, approved, rejected []execute.Test, whole bool,
 			k++
 		}
 		names = append(names, fmt.Sprintf("%s_%d", base, k))
+		test.Code, test.Setup = t.naturalCalls(test.Code), t.naturalCalls(test.Setup)
 		writeTestFunction(&b, names[len(names)-1], test)
 		k++
 	}

@@ -43,6 +43,9 @@ func (g *ModelGenerator) Generate(ctx context.Context, p dataset.Problem, codes,
 		o.Tests = DefaultSamples
 	}
 	o.Temperature, o.TopP = g.sampling()
+	if m, ok := llm.ParseMethod(p.EntryPoint); ok {
+		o.TestEntry = m.Alias
+	}
 	rep.Start("ask the model", 2)
 	defer rep.Finish()
 	if l, te, ok := extractorOf(p.Language); ok {

@@ -48,6 +48,17 @@ type ModuleTarget struct {
 	// see javaProblem); Package is then the class's package.
 	Java    bool   `json:"java,omitempty"`
 	Package string `json:"package,omitempty"`
+	// Call and Alias are set for a method (Class.method): how tests call
+	// it, Class().method or Class.method, and the module-level function
+	// that makes that call in the sandbox, Class_method (see
+	// llm.ParseMethod). Both are empty for a function.
+	Call  string `json:"call,omitempty"`
+	Alias string `json:"alias,omitempty"`
+	// Python and Mask are the interpreter that runs the candidates, as it
+	// was found or given, and the masks' patterns: what run --resume needs
+	// to take the session up in the same sandbox.
+	Python string   `json:"python,omitempty"`
+	Mask   []string `json:"mask,omitempty"`
 }
 
 // Function returns the short name of the function (the method's name for
@@ -73,6 +84,8 @@ type located struct {
 	Docstring string   `json:"docstring"`
 	Stub      bool     `json:"stub"`
 	Names     []string `json:"names"`
+	Kind      string   `json:"kind"`
+	InitArgs  []string `json:"init_args"`
 }
 
 // moduleProblem finds the function in t.Source (in the sandbox, with the
@@ -91,16 +104,21 @@ func (b *Builder) moduleProblem(ctx context.Context, t *ModuleTarget) (dataset.P
 	if loc.Error != "" {
 		return dataset.Problem{}, badSource("%s::%s: %s", t.Rel, t.Name, loc.Error)
 	}
-	if loc.Cls != "" {
-		return dataset.Problem{}, badSource("%s::%s: methods are not supported yet; give a module-level function", t.Rel, t.Name)
-	}
 	t.Def, t.End, t.Indent, t.Names, t.Stub, t.Yours = loc.Def, loc.End, loc.Indent, loc.Names, loc.Stub, -1
+	t.Call, t.Alias = "", ""
+	entry := t.Function()
+	if loc.Cls != "" {
+		if err := t.setMethod(loc); err != nil {
+			return dataset.Problem{}, err
+		}
+		entry = t.Call
+	}
 	lines := strings.SplitAfter(t.Source, "\n")
 	before := strings.Join(lines[:loc.Start-1], "")
 	prompt := before + indentLines(loc.Spec, loc.Indent)
 	return dataset.Problem{
 		ID: t.Module + "." + t.Name, Dataset: "module", Prompt: prompt, Description: loc.Docstring,
-		Context: before, Signature: loc.Signature, EntryPoint: t.Function(),
+		Context: before, Signature: loc.Signature, EntryPoint: entry,
 	}, nil
 }
 
@@ -173,7 +191,7 @@ func moduleCandidates(ctx context.Context, r execute.Runner, t *ModuleTarget, ca
 		}
 		at[s.Patched] = len(out)
 		c := cands[i]
-		c.Program = s.Patched
+		c.Program = t.Runnable(s.Patched)
 		out = append(out, c)
 	}
 	return out, nil
@@ -186,8 +204,9 @@ func withYours(t *ModuleTarget, cands []extract.Candidate) []extract.Candidate {
 	if t.Stub {
 		return cands
 	}
+	yours := t.Runnable(t.Source)
 	for i, c := range cands {
-		if c.Program == t.Source {
+		if c.Program == yours {
 			t.Yours = i
 			return cands
 		}
@@ -197,7 +216,7 @@ func withYours(t *ModuleTarget, cands []extract.Candidate) []extract.Candidate {
 		samples += max(c.Count, 1)
 	}
 	t.Yours = len(cands)
-	return append(cands, extract.Candidate{Program: t.Source, Count: 1, First: samples})
+	return append(cands, extract.Candidate{Program: yours, Count: 1, First: samples})
 }
 
 // FunctionText returns the function as program (a whole module of t, with
@@ -207,6 +226,7 @@ func (t *ModuleTarget) FunctionText(program string) string {
 	if t.Java {
 		return t.javaMethodText(program)
 	}
+	program = t.ModuleSource(program)
 	orig := strings.SplitAfter(t.Source, "\n")
 	lines := strings.SplitAfter(program, "\n")
 	end := len(lines) - (len(orig) - t.End)

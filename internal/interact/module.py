@@ -7,13 +7,18 @@ and reports a problem as {"error": message} instead of raising.
   locate(arg)       where the function NAME or Class.method is in a module's
                     source, its spec (decorators, def line, docstring),
                     whether its body is a stub, and the module's top-level
-                    names.
+                    names; for a method, its kind (instance, static, class)
+                    and the arguments its class's constructor requires.
   splice(arg)       each candidate program's definition of the function put
                     in the module in place of the original, indented as it
                     was, with the candidate's top-level imports that the
                     module lacks added after the module's imports; the
                     original's decorators and every other byte of the
                     module unchanged.
+  functions(arg)    the functions ticoder can work on in each of several
+                    modules' sources: top-level functions and the methods
+                    of top-level classes (Class.method), but dunder methods
+                    and properties.
   check_tests(arg)  runs test functions of a test file's source against the
                     module (the spliced source, registered under its dotted
                     name, or the file on disk), and reports each outcome.
@@ -100,6 +105,48 @@ def _dedent(text, indent):
     return "".join(out)
 
 
+def _deco_name(d):
+    d = d.func if isinstance(d, ast.Call) else d
+    if isinstance(d, ast.Attribute):
+        return d.attr
+    return d.id if isinstance(d, ast.Name) else ""
+
+
+def _required(args, skip_first):
+    """The names of the parameters of args that have no default."""
+    pos = list(args.posonlyargs) + list(args.args)
+    if skip_first:
+        pos = pos[1:]
+    need = [a.arg for a in pos[: len(pos) - len(args.defaults)]] if len(pos) > len(args.defaults) else []
+    need += [a.arg for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None]
+    return need
+
+
+def _init_args(cls):
+    """The arguments cls's own constructor requires (its __init__, or the
+    fields of a dataclass without defaults); none when it inherits one."""
+    inits = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"]
+    if inits:
+        return _required(inits[-1].args, True)
+    if any(_deco_name(d) == "dataclass" for d in cls.decorator_list):
+        return [n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and n.value is None
+                and isinstance(n.target, ast.Name) and "ClassVar" not in ast.dump(n.annotation)]
+    return []
+
+
+def _method(node, cls):
+    """What locate says of a method: its kind and what constructing its
+    class requires, or why tests cannot call it."""
+    decos = {_deco_name(d) for d in node.decorator_list}
+    if decos & {"property", "cached_property", "setter", "getter", "deleter"}:
+        return {"error": "%s.%s is a property; ticoder writes methods that tests call with arguments" % (cls.name, node.name)}
+    if "staticmethod" in decos:
+        return {"kind": "static"}
+    if "classmethod" in decos:
+        return {"kind": "class"}
+    return {"kind": "instance", "init_args": _init_args(cls)}
+
+
 def locate(arg):
     source, name = arg["source"], arg["name"]
     try:
@@ -121,7 +168,10 @@ def locate(arg):
         sig_end = node.body[0].lineno - 1
         spec_end = node.body[0].end_lineno if has_doc else sig_end
     spec = "".join(lines[start - 1:spec_end])
-    return {
+    method = _method(node, cls) if cls is not None else {}
+    if "error" in method:
+        return method
+    return dict(method, **{
         "start": start, "def": node.lineno, "end": end, "indent": indent, "cls": cls.name if cls else "",
         "function": node.name, "spec": _dedent(spec, indent),
         "signature": _dedent("".join(lines[node.lineno - 1:sig_end]), indent).rstrip("\r\n"),
@@ -129,7 +179,7 @@ def locate(arg):
         "names": _top_names(tree), "newline": _newline(source),
         "code": _dedent("".join(lines[start - 1:end]), indent),
         "doc_lines": _body_dedent("".join(lines[node.body[0].lineno - 1:node.body[0].end_lineno])) if has_doc and node.body[0].lineno != node.lineno else "",
-    }
+    })
 
 
 def _body_dedent(text):
@@ -230,6 +280,29 @@ def splice(arg):
         return {"error": loc["error"]}
     module_tree = ast.parse(source)
     return {"results": [_splice_one(source, module_tree, loc, p, name) for p in arg["programs"]]}
+
+
+def functions(arg):
+    """{"sources": {FILE: source}} -> {"functions": {FILE: [NAME or
+    Class.method]}, "errors": {FILE: message}} (a file that does not parse)."""
+    out, errors = {}, {}
+    for f, source in arg["sources"].items():
+        try:
+            tree = ast.parse(source)
+        except (SyntaxError, ValueError) as e:
+            errors[f] = "does not parse: %s" % e
+            continue
+        names = []
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                names.append(node.name)
+            elif isinstance(node, ast.ClassDef):
+                for m in node.body:
+                    if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and not m.name.startswith("__") \
+                            and "error" not in _method(m, node):
+                        names.append(node.name + "." + m.name)
+        out[f] = list(dict.fromkeys(names))
+    return {"functions": out, "errors": errors}
 
 
 def _load(name, path, source):

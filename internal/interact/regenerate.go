@@ -161,6 +161,9 @@ func (c *Conversation) round(ctx context.Context, g Regenerator, mustPass []stri
 		ID: t.ID, Prompt: t.Prompt, Description: t.Description, Signature: t.Signature, EntryPoint: t.EntryPoint,
 		Context: c.regen.Context, Language: c.task.Language,
 	}
+	if c.module != nil && c.module.Call != "" {
+		p.EntryPoint = c.module.Call // the model writes the method; its tests call the stand-in
+	}
 	cands, err := g.Regenerate(ctx, p, mustPass, c.regen.Codes, c.rep)
 	if err != nil {
 		return 0, err

@@ -230,7 +230,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		if err != nil {
 			return nil, err
 		}
-		if pr, ok := b.Generator.(inputProposer); ok && opts.Questions != session.TestsOnly {
+		if pr, ok := b.Generator.(inputProposer); ok && opts.Questions != session.TestsOnly && (src.Module == nil || src.Module.Alias == "") {
 			// Inputs the model proposes are a bonus: without them the pool
 			// still has the tests' calls and their mutations.
 			if proposed, err = pr.ProposeInputs(ctx, prob); err != nil {
@@ -242,6 +242,7 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 				return nil, err
 			}
 			cands = withYours(src.Module, cands)
+			prob = src.Module.sessionProblem(prob)
 		}
 		if len(cands) == 0 {
 			return nil, fmt.Errorf("%w: the model gave none for %s", ErrNoCandidates, prob.EntryPoint)
@@ -249,6 +250,8 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 		name := prob.EntryPoint
 		if kind == "task" {
 			name = prob.ID
+		} else if kind == "module" {
+			name = src.Module.Name
 		}
 		task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind, Language: prob.Language}
 		stask = session.Task{ID: prob.ID, Prompt: prob.Prompt, Description: prob.Description, Signature: prob.Signature, EntryPoint: prob.EntryPoint}

@@ -111,11 +111,40 @@ func isTemplateName(s string) bool {
 	return false
 }
 
-// promptData is what the templates see: the task's visible fields and the
-// stub with a `pass` body.
+// promptData is what the templates see: the task's visible fields, the
+// stub with a `pass` body, and the method when the entry point names one
+// (nil otherwise).
 type promptData struct {
 	Task
-	Stub string
+	Stub   string
+	Method *Method
+}
+
+// Method is a method of a class that a task's EntryPoint names by how
+// tests call it: CLASS().METHOD (on an instance made without arguments) or
+// CLASS.METHOD (a static or class method). Tests cannot hold the project's
+// objects (they get plain data only), so they call Alias, a module-level
+// function that makes the call: Alias(ARGS) is Call(ARGS).
+type Method struct {
+	// Class and Name are the class's and the method's names.
+	Class, Name string
+	// Call is the entry point: CLASS().METHOD or CLASS.METHOD.
+	Call string
+	// Alias is the stand-in's name, CLASS_METHOD.
+	Alias string
+}
+
+// methodEntry matches a method's entry point.
+var methodEntry = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)(\(\))?\.([A-Za-z_][A-Za-z0-9_]*)$`)
+
+// ParseMethod returns the method that entry names; ok is false when entry
+// is a plain function's name.
+func ParseMethod(entry string) (Method, bool) {
+	m := methodEntry.FindStringSubmatch(entry)
+	if m == nil {
+		return Method{}, false
+	}
+	return Method{Class: m[1], Name: m[3], Call: entry, Alias: m[1] + "_" + m[3]}, true
 }
 
 func (p *Prompts) exec(name string, task Task) (string, error) {
@@ -129,7 +158,11 @@ func (p *Prompts) exec(name string, task Task) (string, error) {
 		}
 	}
 	var b strings.Builder
-	if err := p.t.ExecuteTemplate(&b, name, promptData{Task: task, Stub: Stub(task)}); err != nil {
+	data := promptData{Task: task, Stub: Stub(task)}
+	if m, ok := ParseMethod(task.EntryPoint); ok {
+		data.Method = &m
+	}
+	if err := p.t.ExecuteTemplate(&b, name, data); err != nil {
 		return "", fmt.Errorf("render prompt %s for %s: %w", name, task.ID, err)
 	}
 	return b.String(), nil

@@ -243,3 +243,45 @@ func TestCodePromptsShowTests(t *testing.T) {
 		t.Errorf("a task without tests encodes as %s (%v): cache keys would change", b, err)
 	}
 }
+
+// TestMethodPrompts renders the prompts of a method (entry point
+// CLASS().METHOD or CLASS.METHOD): they name the method and its class, and
+// the test prompts ask for calls of its stand-in, CLASS_METHOD.
+func TestMethodPrompts(t *testing.T) {
+	prompt := "class Cart:\n    def total(self, xs):\n        \"\"\"Sum xs.\"\"\"\n"
+	tests := []struct {
+		entry, want string
+	}{
+		{"Cart().total", "`Cart_total(...)` means `Cart().total(...)`"},
+		{"Cart.total", "`Cart_total(...)` means `Cart.total(...)`"},
+	}
+	for _, tt := range tests {
+		task := llm.Task{ID: "shop.cart.Cart.total", Prompt: prompt, EntryPoint: tt.entry}
+		for _, c := range []struct {
+			purpose llm.Purpose
+			style   llm.Style
+			want    []string
+		}{
+			{llm.PurposeCode, llm.StyleChat, []string{"Implement the method `total` of the Python class `Cart`", prompt, "the method `total` alone"}},
+			{llm.PurposeTests, llm.StyleChat, []string{tt.want, "`assert Cart_total(...) == ...`"}},
+			{llm.PurposeTests, llm.StyleCompletion, []string{"def Cart_total(*args, **kwargs):\n    return " + tt.entry + "(*args, **kwargs)\n", "assert "}},
+		} {
+			r, err := llm.DefaultPrompts().Render(llm.Request{Purpose: c.purpose, Task: task}, c.style)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := r.Prompt
+			if text == "" {
+				text = r.Messages[len(r.Messages)-1].Content
+			}
+			for _, w := range c.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%s %s %s lacks %q:\n%s", tt.entry, c.purpose, c.style, w, text)
+				}
+			}
+		}
+	}
+	if _, ok := llm.ParseMethod("has_close_elements"); ok {
+		t.Error("a function's name parsed as a method")
+	}
+}

@@ -121,13 +121,8 @@ func Resolve(t Target, root string, mask []string) (*Project, error) {
 		return nil, badProject("project %v", err)
 	}
 	p := &Project{Root: root, File: file, Rel: filepath.ToSlash(rel), Name: t.Name, Java: java}
-	own, err := pyprojectStrings(root, "tool.ticoder", "mask")
-	if err != nil {
+	if p.Mask, err = Masks(root, mask); err != nil {
 		return nil, err
-	}
-	p.Mask = append(append(append([]string(nil), sandbox.DefaultMask...), own...), mask...)
-	if err := sandbox.CheckMask(p.Mask); err != nil {
-		return nil, badProject("%v", err)
 	}
 	if sandbox.Masked(p.Mask, p.Rel) {
 		return nil, badProject("%s is masked (a secret no candidate may see), so ticoder cannot work on it", p.Rel)
@@ -136,6 +131,34 @@ func Resolve(t Target, root string, mask []string) (*Project, error) {
 		p.Module, p.Paths = moduleName(root, file)
 	}
 	return p, nil
+}
+
+// Masks returns the patterns of the entries of the project at root that
+// no candidate sees: sandbox.DefaultMask, the project's own [tool.ticoder]
+// mask list in pyproject.toml, and extra.
+func Masks(root string, extra []string) ([]string, error) {
+	own, err := pyprojectStrings(root, "tool.ticoder", "mask")
+	if err != nil {
+		return nil, err
+	}
+	mask := append(append(append([]string(nil), sandbox.DefaultMask...), own...), extra...)
+	if err := sandbox.CheckMask(mask); err != nil {
+		return nil, badProject("%v", err)
+	}
+	return mask, nil
+}
+
+// RealDir returns dir made absolute and free of symlinks, checked to be a
+// directory the sandbox can show.
+func RealDir(dir string) (string, error) {
+	abs, err := realDir(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := sandbox.CheckShowable(abs); err != nil {
+		return "", badProject("project %v", err)
+	}
+	return abs, nil
 }
 
 // realDir returns dir made absolute and free of symlinks, checked to be a

@@ -77,7 +77,7 @@ func TestBadRequests(t *testing.T) {
 		{"output too large", "POST", "/api/sessions/" + out.ID + "/answer", answer(out.ID, api.Answer{Test: out.Question.Test, Verdict: "output", Value: strings.Repeat("1", 20<<10)}), 413, "limit"},
 		{"export pruned candidate", "GET", "/api/sessions/" + pf.ID + "/export?candidate=999", "", 400, "no such remaining candidate"},
 		{"export bad candidate", "GET", "/api/sessions/" + pf.ID + "/export?candidate=x", "", 400, "candidate"},
-		{"bad download", "GET", "/api/sessions/" + pf.ID + "/export?download=zip", "", 400, "code or tests"},
+		{"bad download", "GET", "/api/sessions/" + pf.ID + "/export?download=zip", "", 400, "code, tests or patch"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

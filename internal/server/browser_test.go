@@ -17,10 +17,8 @@ import (
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/session"
+	"github.com/ticoder/ticoder/internal/testutil/browsertest"
 )
-
-// chromiumPath is Debian's chromium, which .ci/run installs.
-const chromiumPath = "/usr/bin/chromium"
 
 // screenshotDir returns where the browser test saves its screenshots:
 // $TICODER_SCREENSHOTS, else testdata/screenshots in this package's
@@ -37,63 +35,19 @@ func screenshotDir(t *testing.T) string {
 	return dir
 }
 
-// newBrowser starts a headless chromium with a fresh profile and returns a
-// chromedp context for one tab.
-func newBrowser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		if os.Getenv("TICODER_REQUIRE_BROWSER") != "" {
-			t.Fatalf("chromium: %v (apt-get install chromium)", err)
-		}
-		t.Skipf("chromium not installed at %s (apt-get install chromium); set TICODER_REQUIRE_BROWSER=1 to fail instead", chromiumPath)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.NoSandbox,
-		chromedp.Headless,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		// rebind.test is an attacker's name that resolves to this computer,
-		// as after DNS rebinding.
-		chromedp.Flag("host-resolver-rules", "MAP rebind.test 127.0.0.1"),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(cancel)
-	// Start the browser with a context that has no deadline: a deadline on
-	// the first call would stop the whole browser when it passes.
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
+// newBrowser starts a headless chromium (see browsertest.New).
+func newBrowser(t *testing.T) context.Context { return browsertest.New(t) }
 
-// step runs actions with a time limit, failing the test with what.
+// step runs actions with a time limit (see browsertest.Step).
 func step(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
 	t.Helper()
-	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, actions...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
+	browsertest.Step(t, ctx, what, actions...)
 }
 
 // value evaluates a JavaScript expression in the page.
 func value[T any](t *testing.T, ctx context.Context, expr string) T {
 	t.Helper()
-	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
-	if err != nil {
-		t.Fatalf("evaluate %s: %v", expr, err)
-	}
-	return v
+	return browsertest.Value[T](t, ctx, expr)
 }
 
 func screenshot(t *testing.T, ctx context.Context, name string) {

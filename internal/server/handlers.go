@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -69,8 +70,8 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, id string,
 		cand = n
 	}
 	download := r.URL.Query().Get("download")
-	if download != "" && download != "code" && download != "tests" {
-		s.writeError(w, r, withStatus(http.StatusBadRequest, fmt.Errorf("download %q: want code or tests", download)))
+	if download != "" && download != "code" && download != "tests" && download != "patch" {
+		s.writeError(w, r, withStatus(http.StatusBadRequest, fmt.Errorf("download %q: want code, tests or patch", download)))
 		return
 	}
 	ex, err := e.conv.Export(r.Context(), cand, download == "")
@@ -83,10 +84,18 @@ func (s *Server) handleExport(w http.ResponseWriter, r *http.Request, id string,
 	}
 	if download != "" {
 		name, body := ex.CodeFile, ex.Code
-		if download == "tests" {
+		ctype := "text/x-python; charset=utf-8"
+		switch download {
+		case "tests":
 			name, body = ex.TestFile, ex.Tests
+		case "patch":
+			if ex.PatchFile == "" {
+				s.writeError(w, r, withStatus(http.StatusBadRequest, errors.New("download patch: only a session on a project's function has a patch")))
+				return
+			}
+			name, body, ctype = ex.PatchFile, ex.Patch, "text/x-diff; charset=utf-8"
 		}
-		w.Header().Set("Content-Type", "text/x-python; charset=utf-8")
+		w.Header().Set("Content-Type", ctype)
 		w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": name}))
 		_, _ = io.WriteString(w, body)
 		return

@@ -65,6 +65,9 @@ type Options struct {
 	// connection came in on, localhost, 127.0.0.1 and [::1]; for a server
 	// reached by a DNS name or through a forwarded port.
 	AllowHosts []string
+	// Projects, if not nil, offers the functions of a project (serve
+	// --project) and writes sessions' results into it.
+	Projects Projects
 }
 
 // Server serves the API and the page. It is safe for concurrent use.
@@ -145,6 +148,8 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("POST /api/sessions/{id}/stop", s.withSession(s.handleStop))
 	mux.HandleFunc("GET /api/sessions/{id}/candidates", s.withSession(s.handleCandidates))
 	mux.HandleFunc("GET /api/sessions/{id}/export", s.withSession(s.handleExport))
+	mux.HandleFunc("GET /api/project", s.handleProject)
+	mux.HandleFunc("POST /api/sessions/{id}/write", s.withSession(s.handleWrite))
 	mux.HandleFunc("/api/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, withStatus(http.StatusNotFound, fmt.Errorf("no API endpoint %s %s", r.Method, r.URL.Path)))
 	})
@@ -185,9 +190,13 @@ func (s *Server) demos() []api.Demo {
 }
 
 func (s *Server) handleInfo(w http.ResponseWriter, r *http.Request) {
-	writeJSON(w, http.StatusOK, api.Info{
+	info := api.Info{
 		Model: s.opts.Model, Demos: s.demos(), Mode: s.opts.Defaults.Mode.String(), MaxQuestions: s.opts.Defaults.MaxQuestions,
-	})
+	}
+	if s.opts.Projects != nil {
+		info.Project = s.opts.Projects.Root()
+	}
+	writeJSON(w, http.StatusOK, info)
 }
 
 func (s *Server) handleDemos(w http.ResponseWriter, r *http.Request) {
@@ -252,7 +261,14 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		opts.MaxQuestions = req.MaxQuestions
 	}
 	src := interact.Source{Demo: req.Demo, Spec: req.Spec, Prompt: req.Prompt, Signature: req.Signature, Task: req.Task, Language: req.Language}
-	if _, err := src.Kind(); err != nil {
+	b, runner := s.opts.Builder, execute.Runner(nil)
+	if req.File != "" || req.Function != "" {
+		var err error
+		if src, b, runner, err = s.projectSource(r.Context(), req); err != nil {
+			s.writeError(w, r, err)
+			return
+		}
+	} else if _, err := src.Kind(); err != nil {
 		s.writeError(w, r, withStatus(http.StatusBadRequest, err))
 		return
 	}
@@ -263,17 +279,20 @@ func (s *Server) handleCreate(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, withStatus(http.StatusServiceUnavailable, errors.New("the server is busy preparing other sessions; try again")))
 		return
 	}
-	prep, err := s.opts.Builder.Build(r.Context(), src, opts, nil)
+	prep, err := b.Build(r.Context(), src, opts, nil)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	conv, err := interact.Start(prep, s.runnerFor(prep.Task.Language))
+	if runner == nil {
+		runner = s.runnerFor(prep.Task.Language)
+	}
+	conv, err := interact.Start(prep, runner)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	conv.UseBuilder(s.opts.Builder, nil)
+	conv.UseBuilder(b, nil)
 	id := newID()
 	e := &entry{conv: conv}
 	if err := s.persist(r.Context(), id, e); err != nil {
@@ -318,11 +337,17 @@ func (s *Server) get(ctx context.Context, id string) (*entry, error) {
 		}
 		return nil, err
 	}
-	conv, err := interact.LoadFor(data, s.runnerFor)
+	b, runners := s.opts.Builder, s.runnerFor
+	if mt, err := interact.ModuleOf(data); err != nil || mt != nil {
+		if b, runners, err = s.projectRunners(ctx, mt, err); err != nil {
+			return nil, fmt.Errorf("resume session %s: %w", id, err)
+		}
+	}
+	conv, err := interact.LoadFor(data, runners)
 	if err != nil {
 		return nil, fmt.Errorf("resume session %s: %w", id, err)
 	}
-	conv.UseBuilder(s.opts.Builder, nil)
+	conv.UseBuilder(b, nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.clock++

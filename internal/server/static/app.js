@@ -6,6 +6,7 @@
 const $ = (id) => document.getElementById(id);
 let info = null;    // api.Info
 let state = null;   // api.Session
+let projectFunctions = []; // the project's functions, as the server lists them
 let chosen = -1;    // candidate index chosen for export (-1: the best)
 let busy = false;
 
@@ -168,6 +169,25 @@ function renderStart() {
     demos.append(b);
   }
   $("own").hidden = !info.model;
+  $("project").hidden = !info.project;
+  if (info.project) renderProject();
+}
+
+// renderProject fills the picker with the project's functions.
+async function renderProject() {
+  $("project-root").textContent = info.project;
+  const p = await call("GET", "/api/project");
+  projectFunctions = p.functions;
+  const sel = $("project-function");
+  sel.textContent = "";
+  p.functions.forEach((f, i) => {
+    const o = document.createElement("option");
+    o.value = String(i);
+    o.textContent = f.file + "::" + f.name;
+    sel.append(o);
+  });
+  $("create-project").disabled = p.functions.length === 0;
+  $("project-problems").textContent = (p.problems || []).join("; ");
 }
 
 function samples(n) { return n === 1 ? "1 sample" : n + " samples"; }
@@ -358,6 +378,7 @@ async function renderFinal() {
   $("dl-code").href = base + "code";
   $("dl-tests").href = base + "tests";
   $("dl-code").hidden = $("dl-tests").hidden = false;
+  renderPatch(ex, base);
   const check = $("check");
   if (ex.test_count === 0) {
     check.className = "check";
@@ -372,6 +393,29 @@ async function renderFinal() {
     check.className = "check bad";
     check.textContent = "✗ Some tests fail against this code: " + (ex.failures || []).join("; ");
   }
+}
+
+// renderPatch shows the patch of a session on a project's function, and
+// the way to write it in place.
+function renderPatch(ex, base) {
+  $("patch-panel").hidden = !ex.patch_file;
+  if (!ex.patch_file) return;
+  $("patch-file").textContent = ex.patch_file;
+  $("dl-patch").href = base + "patch";
+  $("export-patch").textContent = ex.patch;
+  $("write-ok").checked = false;
+  $("btn-write").disabled = true;
+  $("write-report").textContent = "";
+}
+
+function writeProject() {
+  if (!state || !$("write-ok").checked) return;
+  run(async () => {
+    const res = await call("POST", "/api/sessions/" + state.id + "/write", { candidate: chosen });
+    $("write-report").textContent = res.report;
+    $("btn-write").disabled = true;
+    $("write-ok").checked = false;
+  });
 }
 
 async function render() {
@@ -429,6 +473,12 @@ function bind() {
   $("home").addEventListener("click", (e) => { e.preventDefault(); newTask(); });
   $("error-close").addEventListener("click", clearError);
   $("create-spec").addEventListener("click", () => create({ spec: $("spec").value }));
+  $("create-project").addEventListener("click", () => {
+    const f = projectFunctions[Number($("project-function").value)];
+    if (f) create({ file: f.file, function: f.name });
+  });
+  $("write-ok").addEventListener("change", () => { $("btn-write").disabled = !$("write-ok").checked; });
+  $("btn-write").addEventListener("click", writeProject);
   document.addEventListener("keydown", (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || $("ask").hidden) return;
     if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
