@@ -23,19 +23,26 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
+// fixtureProblem returns problem id of the fixtures' HumanEval-noexamples.
+func fixtureProblem(t *testing.T, id string) dataset.Problem {
+	t.Helper()
+	ds, err := dataset.Load(context.Background(), testutil.Fixtures(t), "humaneval-noexamples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := ds.Get(id)
+	if !ok {
+		t.Fatalf("no %s in the fixtures", id)
+	}
+	return p
+}
+
 // TestPrepareHumanEval0 runs hand-written candidates and tests of
 // HumanEval/0 in the sandbox: the matrix, the hidden verdicts, the skipped
 // reruns of a looping call, and the simulated user's answers.
 func TestPrepareHumanEval0(t *testing.T) {
 	ctx := context.Background()
-	ds, err := dataset.Load(ctx, testutil.Fixtures(t), "humaneval-noexamples")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, ok := ds.Get("HumanEval/0")
-	if !ok {
-		t.Fatal("no HumanEval/0")
-	}
+	p := fixtureProblem(t, "HumanEval/0")
 	pool := testutil.Pool(t)
 	body := func(b string) string { return p.Prompt + b }
 	g := Generated{
@@ -202,14 +209,7 @@ func checkSynthesized(t *testing.T, pool execute.Runner, reference string, prob 
 // problem's own hidden tests is left out.
 func TestPrepareContract(t *testing.T) {
 	ctx := context.Background()
-	ds, err := dataset.Load(ctx, testutil.Fixtures(t), "humaneval-noexamples")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, ok := ds.Get("HumanEval/0")
-	if !ok {
-		t.Fatal("no HumanEval/0")
-	}
+	p := fixtureProblem(t, "HumanEval/0")
 	pool := testutil.Pool(t)
 	g := Generated{
 		Samples: 2,
