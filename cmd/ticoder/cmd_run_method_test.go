@@ -202,3 +202,20 @@ func TestRunProjectResume(t *testing.T) {
 		t.Errorf("resume after the module changed: %v, want errFileChanged", err)
 	}
 }
+
+// TestRunResumeJavaRefused: a kept session on a Java method is refused by
+// --resume, saying so (exit 3), not taken for a Python one.
+func TestRunResumeJavaRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.json")
+	data := `{"module":{"java":true,"root":"/p","file":"/p/src/Pricing.java","rel":"src/Pricing.java","name":"Pricing.apply"}}`
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := runDefaults(t)
+	o.resume = path
+	var out, errw bytes.Buffer
+	err := runRun(context.Background(), runGlobals(t), o, strings.NewReader(""), &out, &errw)
+	if !errors.Is(err, interact.ErrBadSource) || !strings.Contains(err.Error(), "Java method") || exitCode(err, &bytes.Buffer{}) != exitBadInput {
+		t.Errorf("resume of a Java session: %v, want a bad-source error about the Java method", err)
+	}
+}

@@ -230,6 +230,10 @@ func resumeProject(ctx context.Context, g *globalOptions, o *runOptions, data []
 	if o.proj.set() {
 		return usagef("run: --resume takes up a session on %s::%s in the project, interpreter and masks it was kept with: drop --project, --python and --mask", t.Rel, t.Name)
 	}
+	if t.Java {
+		return fmt.Errorf("%w: %s is a session on the Java method %s::%s, which --resume cannot take up yet: run --spec %s::%s again",
+			interact.ErrBadSource, o.resume, t.Rel, t.Name, t.File, t.Name)
+	}
 	if t.Python == "" {
 		return fmt.Errorf("%w: %s was kept by an older ticoder that did not record the interpreter: run --spec %s::%s again",
 			interact.ErrBadSource, o.resume, t.File, t.Name)
