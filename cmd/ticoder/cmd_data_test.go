@@ -69,6 +69,8 @@ func TestDataFetchListVerify(t *testing.T) {
 		{"humaneval-noexamples", false, false, 0},
 		{"mbpp", false, false, 0},
 		{"mbpp-sanitized", true, true, 427},
+		{"humanevalplus", false, false, 0},
+		{"mbppplus", false, false, 0},
 		{"mbjp", false, false, 0},
 	}
 	if diff := cmp.Diff(want, list); diff != "" {
