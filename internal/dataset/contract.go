@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -67,7 +68,7 @@ func ReadContracts(ctx context.Context, path string) (*Contracts, error) {
 	}
 	sum := sha256.Sum256(raw)
 	c := &Contracts{Source: filepath.Base(path) + " sha256:" + hex.EncodeToString(sum[:]), ByID: map[string]string{}}
-	sc := bufio.NewScanner(strings.NewReader(string(data)))
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<30)
 	for n := 1; sc.Scan(); n++ {
 		if err := ctx.Err(); err != nil {
