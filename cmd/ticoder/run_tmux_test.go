@@ -33,11 +33,21 @@ func startRun(t *testing.T, dir string, w, h int, args ...string) *tmuxWindow {
 	}
 	bin := buildTicoder(t, dir)
 	win := &tmuxWindow{t: t, tmux: tmux, socket: filepath.Join(dir, "tmux.sock"), w: w, h: h}
-	cmd := "env XDG_DATA_HOME=" + filepath.Join(dir, "data") + " TERM=xterm-256color " + bin +
+	// COLUMNS and LINES are what the program falls back on when the
+	// terminal cannot say its size: the window's, not the caller's.
+	cmd := "env XDG_DATA_HOME=" + filepath.Join(dir, "data") + " TERM=xterm-256color" +
+		" COLUMNS=" + strconv.Itoa(w) + " LINES=" + strconv.Itoa(h) + " " + bin +
 		" run " + strings.Join(args, " ") + " --cache " + filepath.Join(dir, "cache.db")
 	win.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), cmd, ";", "set-option", "-t", "t", "remain-on-exit", "on")
 	t.Cleanup(func() { _ = exec.Command(tmux, "-S", win.socket, "kill-server").Run() })
 	return win
+}
+
+// size is the pane's size as tmux reports it ("80x23"): failures show it,
+// since the program lays its screen out for the size it is told.
+func (win *tmuxWindow) size() string {
+	win.t.Helper()
+	return strings.TrimSpace(win.run("display-message", "-p", "-t", "t", "#{pane_width}x#{pane_height}"))
 }
 
 // run runs a tmux command on the window's server.
@@ -114,7 +124,7 @@ func TestRunTerminal80x24(t *testing.T) {
 	win.fits(s)
 	for _, want := range []string{"y yes", "q stop asking", "ctrl+c quit", "samples left ("} {
 		if !strings.Contains(s, want) {
-			t.Errorf("question screen lacks %q:\n%s", want, s)
+			t.Errorf("question screen (pane %s) lacks %q:\n%s", win.size(), want, s)
 		}
 	}
 	win.keys("y")

@@ -1667,7 +1667,11 @@ class Session:
         the time from began until C started (a zygote that waits for a CPU
         forks C late), and while C is ready to run but has run for less than
         the limit in all, the rest of the limit (the kernel counts a wait
-        only once it ends). On a quiet machine this is the wall clock, and
+        only once it ends). A CPU shared with busy processes also runs C
+        slower (caches, the sibling hyperthread): a C that has lost time
+        may run for the limit plus what it lost, up to twice the limit (a
+        first test also pays for C's start, the fork's copied pages). On a
+        quiet machine this is the wall clock, and
         a loaded machine's verdicts are a quiet one's; a test may get more,
         never less, than its limit. Raises TimedOut."""
         deadline = began + limit
@@ -1684,7 +1688,7 @@ class Session:
                 if st is not None:
                     lost, ran, ready = st
                     later = began + limit + lost
-                    if ready and ran < limit:
+                    if ready and ran < limit + min(lost, limit):
                         later = max(later, _mono() + max(limit - ran, LAST_LOOK))
                     later = min(later, cap)
                 if later is None or later <= _mono():
