@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
+	"github.com/ticoder/ticoder/internal/project"
 	"github.com/ticoder/ticoder/internal/project/projecttest"
 )
 
@@ -208,5 +209,60 @@ func TestRunProjectWrite(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(testsFile); !bytes.Equal(now, origTests) {
 		t.Error("the tests were written although the module changed")
+	}
+}
+
+// otherPythons returns the CPython 3.9, 3.10, 3.12 and 3.13 interpreters
+// this machine has (Debian's, /usr/local's or pyenv's real binaries, never
+// its shims) that the sandbox can run, by version. (As root, pyenv's under
+// /root are not: the sandbox runs as nobody.)
+func otherPythons() map[string]string {
+	home, _ := os.UserHomeDir()
+	found := map[string]string{}
+	for _, v := range []string{"3.9", "3.10", "3.12", "3.13"} {
+		paths := []string{"/usr/bin/python" + v, "/usr/local/bin/python" + v}
+		if home != "" {
+			m, _ := filepath.Glob(filepath.Join(home, ".pyenv", "versions", v+".*", "bin", "python"+v))
+			paths = append(paths, m...)
+		}
+		for _, p := range paths {
+			if exec.Command(p, "-c", "import venv").Run() == nil && project.CheckRunnable(p) == nil {
+				found[v] = p
+				break
+			}
+		}
+	}
+	return found
+}
+
+// TestRunProjectOtherPythons runs the fixture project's session with
+// --write on venvs of every other Python 3 the machine has (3.9 is the
+// oldest ticoder supports): the candidates run, the right one is written
+// and its tests pass in the sandbox with that interpreter.
+func TestRunProjectOtherPythons(t *testing.T) {
+	pythons := otherPythons()
+	if len(pythons) == 0 {
+		t.Skip("no Python 3.9, 3.10, 3.12 or 3.13 that the sandbox can run on this machine (/usr/bin, /usr/local/bin, ~/.pyenv/versions readable by every user)")
+	}
+	for v, python := range pythons {
+		t.Run(v, func(t *testing.T) {
+			fx := projecttest.ProjectFixtureWith(t, python)
+			srv := llmtest.New(t, llmtest.Config{Respond: discountModel(nil)})
+			o := projectRunOptions(t, fx, srv.URL)
+			o.write, o.out = true, ""
+			var out, errw bytes.Buffer
+			if err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n\n"), &out, &errw); err != nil {
+				t.Fatalf("run: %v\n%s\n%s", err, out.String(), errw.String())
+			}
+			got, _ := os.ReadFile(filepath.Join(fx.Root, "src/shop/pricing.py"))
+			if !strings.Contains(string(got), "return round_cents(price * (100 - percent) / 100)\n") {
+				t.Errorf("the right candidate was not written:\n%s", got)
+			}
+			for _, want := range []string{"Python " + v + ".", "against the patched project in the sandbox with " + fx.Python, "all pass"} {
+				if !strings.Contains(out.String()+errw.String(), want) {
+					t.Errorf("output lacks %q:\n%s\n%s", want, out.String(), errw.String())
+				}
+			}
+		})
 	}
 }

@@ -32,7 +32,14 @@ const SecretMarker = "SECRET-MARKER"
 // unavailable.
 func ProjectFixture(t testing.TB) Project {
 	t.Helper()
-	p := Copy(t, filepath.Join("testdata", "project"))
+	return ProjectFixtureWith(t, "/usr/bin/python3")
+}
+
+// ProjectFixtureWith is ProjectFixture with the venv built by the
+// interpreter python (another Python version's, say).
+func ProjectFixtureWith(t testing.TB, python string) Project {
+	t.Helper()
+	p := copyWith(t, filepath.Join("testdata", "project"), python)
 	site, err := filepath.Glob(filepath.Join(p.Root, ".venv", "lib", "python3.*", "site-packages"))
 	if err != nil || len(site) != 1 {
 		t.Fatalf("no site-packages in %s: %v", p.Root, site)
@@ -57,10 +64,16 @@ func ProjectFixture(t testing.TB) Project {
 // ProjectFixture does, .venv built the same way, and returns it.
 func Copy(t testing.TB, dir string) Project {
 	t.Helper()
+	return copyWith(t, dir, "/usr/bin/python3")
+}
+
+// copyWith is Copy with the venv built by the interpreter python.
+func copyWith(t testing.TB, dir, python string) Project {
+	t.Helper()
 	tmp, root := copyTree(t, dir)
 	venv := filepath.Join(root, ".venv")
-	if out, err := exec.Command("/usr/bin/python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
-		t.Skipf("/usr/bin/python3 -m venv (Debian's python3-venv) failed: %v\n%s", err, out)
+	if out, err := exec.Command(python, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Skipf("%s -m venv (Debian's python3-venv) failed: %v\n%s", python, err, out)
 	}
 	if err := exec.Command("chmod", "-R", "a+rX", tmp).Run(); err != nil {
 		t.Fatal(err)
