@@ -44,14 +44,16 @@ data directory, checks it against the SHA-256 pinned in ticoder, and only then
 moves it into place. A file that is already there with the right checksum is
 not downloaded again.
 
-It does not download the recorded CodeGen-16B samples
-(samples/humaneval-codegen16b/, for replay:) nor the labelled code quality
-estimation files (cqe/): their publishers give no address to pin a checksum
-to. The README's "Data that data fetch does not download" says where to get
-them.`,
+Besides the datasets it knows microsoft/CodeT's recorded CodeGen-16B
+samples (samples/humaneval-codegen16b/, which replay: and the examples read):
+
+` + knownFilesHelp(dataset.Recorded()) + `
+It does not download the labelled code quality estimation files (cqe/):
+their publishers give no address to pin a checksum to. The README's "Data
+that data fetch does not download" says where to get them.`,
 		Example: `  ticoder data fetch humaneval-noexamples mbpp-sanitized
   ticoder data fetch --data-dir ~/benchmarks all`,
-		ValidArgs: append(dataset.Names(), "all"),
+		ValidArgs: append(dataset.DownloadNames(), "all"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := &dataset.Fetcher{Client: &http.Client{Timeout: fetchTimeout}, BaseURL: baseURL}
 			return runDataFetch(cmd.Context(), cmd.OutOrStdout(), f, dataset.DataDir(g.dataDir), args)
@@ -82,7 +84,7 @@ func newDataVerifyCommand(g *globalOptions) *cobra.Command {
 		Long: `Verify checks every dataset present in the data directory (or the named ones,
 which must be present) against its pinned SHA-256 and loads it. It fails if
 any checked file is wrong.`,
-		ValidArgs: dataset.Names(),
+		ValidArgs: dataset.DownloadNames(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDataVerify(cmd.Context(), cmd.OutOrStdout(), dataset.DataDir(g.dataDir), args)
 		},
@@ -93,15 +95,15 @@ any checked file is wrong.`,
 // known dataset; unknown names are a usage error.
 func dataNames(args []string) ([]string, error) {
 	if len(args) == 0 {
-		return dataset.Names(), nil
+		return dataset.DownloadNames(), nil
 	}
 	var names []string
 	for _, a := range args {
 		if a == "all" {
-			return dataset.Names(), nil
+			return dataset.DownloadNames(), nil
 		}
-		if _, ok := dataset.Lookup(a); !ok {
-			return nil, fmt.Errorf("%w %q: want one of %s, or all", dataset.ErrUnknown, a, strings.Join(dataset.Names(), ", "))
+		if _, ok := dataset.LookupDownload(a); !ok {
+			return nil, fmt.Errorf("%w %q: want one of %s, or all", dataset.ErrUnknown, a, strings.Join(dataset.DownloadNames(), ", "))
 		}
 		names = append(names, a)
 	}
@@ -138,7 +140,7 @@ func runDataFetch(ctx context.Context, w io.Writer, f *dataset.Fetcher, dir stri
 // runDataList prints the state of every known dataset in dir.
 func runDataList(ctx context.Context, w io.Writer, dir string, asJSON bool) error {
 	var all []dataset.FileStatus
-	for _, name := range dataset.Names() {
+	for _, name := range dataset.DownloadNames() {
 		st, err := dataset.Check(ctx, dir, name, true)
 		if err != nil {
 			return err
@@ -210,9 +212,18 @@ func runDataVerify(ctx context.Context, w io.Writer, dir string, args []string) 
 
 // knownDatasetsHelp lists the known datasets for the help text.
 func knownDatasetsHelp() string {
+	return knownFilesHelp(dataset.Known())
+}
+
+// knownFilesHelp lists specs for a help text, a line each.
+func knownFilesHelp(specs []dataset.Spec) string {
 	var b strings.Builder
-	for _, s := range dataset.Known() {
-		fmt.Fprintf(&b, "  %-22s %s (%d problems)\n", s.Name, s.About, s.Rows)
+	for _, s := range specs {
+		unit := "problems"
+		if s.Samples {
+			unit = "rows"
+		}
+		fmt.Fprintf(&b, "  %-24s %s (%d %s)\n", s.Name, s.About, s.Rows, unit)
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -33,7 +34,7 @@ func runRoot(t *testing.T, args ...string) (string, error) {
 func TestDataFetchListVerify(t *testing.T) {
 	// The mirror serves the published files, which match the pinned checksums.
 	var files []string
-	for _, spec := range dataset.Known() {
+	for _, spec := range dataset.Downloads() {
 		files = append(files, spec.File)
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(testutil.FullData(t, files...))))
@@ -72,13 +73,16 @@ func TestDataFetchListVerify(t *testing.T) {
 		{"humanevalplus", false, false, 0},
 		{"mbppplus", false, false, 0},
 		{"mbjp", false, false, 0},
+		{"codegen16b-codes", false, false, 0},
+		{"codegen16b-tests", false, false, 0},
+		{"codegen16b-test-prompts", false, false, 0},
 	}
 	if diff := cmp.Diff(want, list); diff != "" {
 		t.Errorf("list (-want +got):\n%s", diff)
 	}
 
 	out, err = runRoot(t, "data", "list", "--data-dir", dir)
-	if err != nil || !strings.Contains(out, "humaneval             yes      164   ok") || !strings.Contains(out, "mbpp                  no       -     -") {
+	if err != nil || !regexp.MustCompile(`\nhumaneval +yes +164 +ok`).MatchString(out) || !regexp.MustCompile(`\nmbpp +no +- +-`).MatchString(out) {
 		t.Errorf("list table: %v\n%s", err, out)
 	}
 
@@ -109,6 +113,19 @@ func TestDataFetchListVerify(t *testing.T) {
 	}
 	if _, err := runRoot(t, "data", "verify", "--data-dir", dir); err != nil {
 		t.Errorf("verify after repair: %v", err)
+	}
+	// The recorded samples came with "all", and are checked row by row.
+	out, err = runRoot(t, "data", "verify", "--data-dir", dir, "codegen16b-codes", "codegen16b-test-prompts")
+	if err != nil || !strings.Contains(out, "codegen16b-codes: ok (164 rows") || !strings.Contains(out, "codegen16b-test-prompts: ok (164 rows") {
+		t.Errorf("verify of the recorded samples: %v\n%s", err, out)
+	}
+	codes, _ := dataset.LookupDownload("codegen16b-codes")
+	if err := os.WriteFile(codes.Path(dir), []byte(`{"prompt": "def f():\n", "samples": []}`+"\n[1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = runRoot(t, "data", "list", "--data-dir", dir)
+	if !strings.Contains(out, "codegen16b-codes: SHA-256 mismatch") {
+		t.Errorf("list of a damaged samples file:\n%s", out)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,7 +18,7 @@ import (
 // ErrChecksum means a file's SHA-256 differs from the pinned one.
 var ErrChecksum = errors.New("SHA-256 mismatch")
 
-// maxDownload bounds a download; the largest known file is under 1 MB.
+// maxDownload bounds a download; the largest known file is under 4 MB.
 const maxDownload = 64 << 20
 
 // Fetcher downloads known datasets into a data directory. The zero value
@@ -59,9 +60,9 @@ func (f *Fetcher) URL(spec Spec) string {
 // into place only if it matches; on a mismatch nothing is left behind and
 // the error wraps ErrChecksum.
 func (f *Fetcher) Fetch(ctx context.Context, dataDir, name string) (FetchResult, error) {
-	spec, ok := Lookup(name)
+	spec, ok := LookupDownload(name)
 	if !ok {
-		return FetchResult{}, fmt.Errorf("fetch %q: %w: want one of %s", name, ErrUnknown, strings.Join(Names(), ", "))
+		return FetchResult{}, fmt.Errorf("fetch %q: %w: want one of %s", name, ErrUnknown, strings.Join(DownloadNames(), ", "))
 	}
 	dest := spec.Path(dataDir)
 	res := FetchResult{Spec: spec, Path: dest}
@@ -178,9 +179,9 @@ func (s FileStatus) OK() bool { return s.Present && s.ChecksumOK && s.Err == "" 
 // problems it holds. Problems with the file are reported in the status,
 // not as an error; the error is for an unknown name or a cancelled ctx.
 func Check(ctx context.Context, dataDir, name string, load bool) (FileStatus, error) {
-	spec, ok := Lookup(name)
+	spec, ok := LookupDownload(name)
 	if !ok {
-		return FileStatus{}, fmt.Errorf("%w %q: want one of %s", ErrUnknown, name, strings.Join(Names(), ", "))
+		return FileStatus{}, fmt.Errorf("%w %q: want one of %s", ErrUnknown, name, strings.Join(DownloadNames(), ", "))
 	}
 	st := FileStatus{Spec: spec, Name: spec.Name, Path: spec.Path(dataDir)}
 	sum, _, err := fileSHA256(st.Path)
@@ -198,7 +199,11 @@ func Check(ctx context.Context, dataDir, name string, load bool) (FileStatus, er
 	if !st.ChecksumOK {
 		st.Err = fmt.Sprintf("%v: got %s, want %s; run \"ticoder data fetch %s\" to replace it", ErrChecksum, sum, spec.SHA256, name)
 	}
-	if load {
+	if load && spec.Samples {
+		if st.Rows, err = countSampleRows(st.Path); err != nil && st.Err == "" {
+			st.Err = err.Error()
+		}
+	} else if load {
 		ds, err := LoadFile(ctx, spec.Name, st.Path)
 		if ctx.Err() != nil {
 			return FileStatus{}, ctx.Err()
@@ -212,4 +217,30 @@ func Check(ctx context.Context, dataDir, name string, load bool) (FileStatus, er
 		}
 	}
 	return st, nil
+}
+
+// countSampleRows counts the rows of a recorded samples file: JSON objects
+// with a "prompt" string (and, but for the test prompts, "samples"),
+// failing on the first row that is not one.
+func countSampleRows(path string) (int, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	n := 0
+	for {
+		var row struct {
+			Prompt *string `json:"prompt"`
+		}
+		err := dec.Decode(&row)
+		if errors.Is(err, io.EOF) {
+			return n, nil
+		}
+		if err != nil || row.Prompt == nil {
+			return n, fmt.Errorf("row %d is not an object with a \"prompt\" (%v)", n+1, err)
+		}
+		n++
+	}
 }

@@ -166,3 +166,29 @@ func TestPinnedChecksumsMatchSharedData(t *testing.T) {
 		}
 	}
 }
+
+func TestCountSampleRows(t *testing.T) {
+	for _, tc := range []struct {
+		name, data string
+		rows       int
+		bad        bool
+	}{
+		{"samples", `{"prompt": "def f():\n", "samples": ["  return 1\n"]}` + "\n" + `{"prompt": "def g():\n", "samples": []}` + "\n", 2, false},
+		{"test prompts", `{"task_id": "HumanEval/0", "prompt": "assert "}` + "\n", 1, false},
+		{"empty", "", 0, false},
+		{"no prompt", `{"samples": []}` + "\n", 0, true},
+		{"not an object", `{"prompt": "x"}` + "\n[1]\n", 1, true},
+		{"truncated", `{"prompt": "x"`, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "s.jsonl")
+			if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			n, err := countSampleRows(path)
+			if n != tc.rows || (err != nil) != tc.bad {
+				t.Errorf("countSampleRows = %d, %v; want %d rows, error %v", n, err, tc.rows, tc.bad)
+			}
+		})
+	}
+}

@@ -19,6 +19,11 @@ type Spec struct {
 	Rows int
 	// About says in a few words what the dataset is.
 	About string
+	// Samples marks recorded generations of a model (CodeT's
+	// {"prompt", "samples"} rows, for replay: and check) rather than a
+	// benchmark's problems: Rows counts those rows, and the file is not a
+	// --dataset.
+	Samples bool
 }
 
 // Path returns the spec's file under dataDir.
@@ -91,6 +96,70 @@ func Known() []Spec {
 			About:  "MBJP: MBPP in Java (Amazon's MBXP; 874 rows have a canonical solution)",
 		},
 	}
+}
+
+// codeT is the microsoft/CodeT commit the recorded samples are pinned to.
+const codeT = "https://raw.githubusercontent.com/microsoft/CodeT/35f54d60b152cc31d134b788e702878ad613d9f7/CodeT/data/"
+
+// Recorded returns the specs of the recorded generations that `data fetch`
+// downloads besides the datasets: microsoft/CodeT's CodeGen-16B-mono samples
+// on HumanEval-noexamples (MIT), which replay: and the examples read. The
+// caller may modify the returned slice.
+func Recorded() []Spec {
+	return []Spec{
+		{
+			Name:    "codegen16b-codes",
+			File:    "samples/humaneval-codegen16b/codes.jsonl",
+			URL:     codeT + "generated_data/HumanEval_codegen16B_temp0.8_topp0.95_num100_max300_code_solution.jsonl",
+			SHA256:  "239b84349993c19a98bc4bf96a9a9ac47908125b3242db72788471e6c58728d5",
+			Rows:    164,
+			About:   "CodeGen-16B-mono, 100 function bodies per HumanEval-noexamples problem (microsoft/CodeT)",
+			Samples: true,
+		},
+		{
+			Name:    "codegen16b-tests",
+			File:    "samples/humaneval-codegen16b/tests.jsonl",
+			URL:     codeT + "generated_data/HumanEval_codegen16B_temp0.8_topp0.95_num100_max300_test_case.jsonl",
+			SHA256:  "ac10882a8b480ab04e591f39a4c62ce8faa1c207aae1c3e4679ad9ec8215a255",
+			Rows:    164,
+			About:   "CodeGen-16B-mono, 100 test completions per problem (microsoft/CodeT)",
+			Samples: true,
+		},
+		{
+			Name:    "codegen16b-test-prompts",
+			File:    "samples/humaneval-codegen16b/test-prompts.jsonl",
+			URL:     codeT + "dataset/HumanEval_for_test_case_generation.jsonl",
+			SHA256:  "32c8f69001f439f3817b9124b54c78870d90b5c54e2babafdd9598bc5adf322e",
+			Rows:    164,
+			About:   "the test prompts of those completions (microsoft/CodeT)",
+			Samples: true,
+		},
+	}
+}
+
+// Downloads returns every file `data fetch` knows: Known, then Recorded.
+func Downloads() []Spec {
+	return append(Known(), Recorded()...)
+}
+
+// LookupDownload returns the spec of the dataset or recorded file called
+// name (see Downloads).
+func LookupDownload(name string) (Spec, bool) {
+	for _, s := range Downloads() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Spec{}, false
+}
+
+// DownloadNames returns the names of Downloads.
+func DownloadNames() []string {
+	var names []string
+	for _, s := range Downloads() {
+		names = append(names, s.Name)
+	}
+	return names
 }
 
 // Lookup returns the spec of the known dataset called name.
