@@ -140,7 +140,8 @@ func descendants(t *testing.T) int {
 }
 
 // TestResourceMemoryBoundedPerWorker: a program whose children together
-// touch more than a worker's memory bound fails, the worker's cgroup never
+// touch more than a worker's memory bound fails (or, on a loaded machine,
+// times out stalled at the bound), the worker's cgroup never
 // holds more than the bound, and a well-behaved program in the same job
 // passes.
 func TestResourceMemoryBoundedPerWorker(t *testing.T) {
@@ -151,7 +152,9 @@ func TestResourceMemoryBoundedPerWorker(t *testing.T) {
 		want    []Outcome
 		minPeak int64 // the cgroup must have seen at least this much
 	}{
-		{name: "three forks of 700 MB", forks: 3, mb: 700, want: []Outcome{Error, Crash}, minPeak: 700 << 20},
+		// (A loaded machine may stall the forks at the bound until the
+		// limit: a timeout, the bound held all the same.)
+		{name: "three forks of 700 MB", forks: 3, mb: 700, want: []Outcome{Error, Crash, Timeout}, minPeak: 700 << 20},
 		{name: "one fork of 300 MB", forks: 1, mb: 300, want: []Outcome{Pass}, minPeak: 300 << 20},
 	}
 	p := newTestPool(t, Options{Workers: 2})
