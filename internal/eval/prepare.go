@@ -253,16 +253,16 @@ func runCandidates(ctx context.Context, runner execute.Runner, programs []string
 	return matrix, nil
 }
 
-// splitMatrix fills in out's results on the tests and its hidden verdicts
+// splitMatrix fills in p's results on the tests and its hidden verdicts
 // from the candidates' matrix, and returns their results on the
 // comparisons, with a row left for the simulated user's (see
 // compareOutputs).
-func (out *Problem) splitMatrix(matrix [][]execute.Result, cols candidateColumns) [][]execute.Result {
-	eqResults := make([][]execute.Result, len(out.Results)+1)
+func (p *Problem) splitMatrix(matrix [][]execute.Result, cols candidateColumns) [][]execute.Result {
+	eqResults := make([][]execute.Result, len(p.Results)+1)
 	for i, row := range matrix {
-		out.Results[i] = row[:cols.nt]
+		p.Results[i] = row[:cols.nt]
 		eqResults[i] = row[cols.nt : cols.nt+len(cols.eq)]
-		out.Correct[i] = row[cols.hidden()].Outcome == execute.Pass
+		p.Correct[i] = row[cols.hidden()].Outcome == execute.Pass
 	}
 	return eqResults
 }
