@@ -60,50 +60,110 @@ type Generated struct {
 //     timeouts (execute.NotRun), as in a live session.
 func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Generated, lim Limits) (Problem, error) {
 	lim = lim.WithDefaults()
-	nt := len(g.Tests)
-	tests := make([]execute.Test, nt)
-	for j, t := range g.Tests {
-		tests[j] = t.Test
-		tests[j].Entry = p.EntryPoint // even if a builtin's name (MBPP's sum)
-	}
-	pool, err := inputs.Collect(ctx, runner, inputs.Request{Entry: p.EntryPoint, Prompt: p.Prompt, Signature: p.Signature, Tests: tests, MaxInputs: MaxInputs})
+	tests, pool, err := questionTests(ctx, runner, p, g.Tests)
 	if err != nil {
-		return Problem{}, fmt.Errorf("inputs of %s: %w", p.ID, err)
+		return Problem{}, err
 	}
-	ins := pool.Inputs
-	// Columns: the tests, the inputs (the call matrix), the hidden tests.
-	for _, in := range ins {
-		tests = append(tests, in.Test())
-	}
-	nt += len(ins)
 	hidden, err := hiddenTest(ctx, runner, p)
 	if err != nil {
 		return Problem{}, err
 	}
 	all := append(slices.Clone(tests), hidden)
-	refLimits := make([]time.Duration, len(all))
-	for j := range refLimits {
-		refLimits[j] = lim.Reference
-	}
-	refLimits[nt] = lim.HiddenReference
-	if hidden.Suite != nil {
-		refLimits[nt] = check.SuiteTimeout(hidden.Suite)
-	}
-	if lim.Timeout > 0 {
-		for j := range refLimits {
-			refLimits[j] = max(refLimits[j], lim.Timeout)
-		}
-	}
-	user, ref, err := userReference(ctx, runner, p, all, refLimits)
+	user, ref, err := userReference(ctx, runner, p, all, referenceLimits(lim, len(tests), hidden))
 	if err != nil {
 		return Problem{}, err
 	}
-	// The candidates run the tests, the `assert CALL == V` comparisons of
-	// the Output mode (sharing their calls with the tests) and the hidden
-	// tests, in one matrix.
-	ng := len(g.Tests)
+	cols := newCandidateColumns(lim, tests, len(g.Tests), hidden, ref)
+	out := newProblem(p, g)
+	programs := candidatePrograms(g.Candidates)
+	t0 := time.Now()
+	matrix, err := runCandidates(ctx, runner, programs, cols, pool.Inputs, lim)
+	if err != nil {
+		return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
+	}
+	eqResults := out.splitMatrix(matrix, cols)
+	slog.Debug("matrix", "task", p.ID, "candidates", len(programs), "tests", cols.nt, "comparisons", len(cols.eq),
+		"seconds", time.Since(t0).Seconds(), "timeouts", countTimeouts(matrix))
+	if eqResults, err = compareOutputs(ctx, runner, user, cols, out.Results, eqResults); err != nil {
+		return Problem{}, fmt.Errorf("compare outputs of %s: %w", p.ID, err)
+	}
+	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, cols.hiddenTest(), cols.hiddenTimeout()); err != nil {
+		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
+	}
+	ng := cols.ng
+	tab, usable := oracle.NewTable(append(slices.Clone(programs), user), cols.eq, eqResults, len(programs), tests[:ng], ref[:ng])
+	out.Comparer = tab
+	out.User = &oracle.User{Key: p.ID, Tests: tests[:ng], Reference: ref[:ng], Usable: usable}
+	if err := out.synthesize(ctx, runner, pool.Inputs, pool, ref[:cols.nt], tab); err != nil {
+		return Problem{}, fmt.Errorf("synthesized questions of %s: %w", p.ID, err)
+	}
+	return out, nil
+}
+
+// questionTests returns the columns the questions come from: the
+// generated tests (calling p's entry point even where it is a builtin's
+// name, as MBPP's sum), then a test per call of p's input pool (package
+// inputs, at most MaxInputs calls), and the pool itself.
+func questionTests(ctx context.Context, runner execute.Runner, p dataset.Problem, generated []extract.Test) ([]execute.Test, inputs.Pool, error) {
+	tests := make([]execute.Test, len(generated))
+	for j, t := range generated {
+		tests[j] = t.Test
+		tests[j].Entry = p.EntryPoint
+	}
+	pool, err := inputs.Collect(ctx, runner, inputs.Request{Entry: p.EntryPoint, Prompt: p.Prompt, Signature: p.Signature, Tests: tests, MaxInputs: MaxInputs})
+	if err != nil {
+		return nil, inputs.Pool{}, fmt.Errorf("inputs of %s: %w", p.ID, err)
+	}
+	for _, in := range pool.Inputs {
+		tests = append(tests, in.Test())
+	}
+	return tests, pool, nil
+}
+
+// referenceLimits returns the time limits of the reference's run on nt
+// tests and then the hidden test: lim.Reference for a test,
+// lim.HiddenReference (or a suite's own limit) for the hidden test, and
+// never less than lim.Timeout where that is set.
+func referenceLimits(lim Limits, nt int, hidden execute.Test) []time.Duration {
+	limits := make([]time.Duration, nt+1)
+	for j := range limits {
+		limits[j] = lim.Reference
+	}
+	limits[nt] = lim.HiddenReference
+	if hidden.Suite != nil {
+		limits[nt] = check.SuiteTimeout(hidden.Suite)
+	}
+	if lim.Timeout > 0 {
+		for j := range limits {
+			limits[j] = max(limits[j], lim.Timeout)
+		}
+	}
+	return limits
+}
+
+// candidateColumns are the columns of the candidates' matrix, in order:
+// the nt tests (the ng generated tests, then the input pool's calls), the
+// `assert CALL == V` comparisons of the Output mode (eq; eq[k] shares its
+// call with test from[k]), and the hidden test; timeouts holds each
+// column's time limit.
+type candidateColumns struct {
+	tests    []execute.Test
+	timeouts []time.Duration
+	ng, nt   int
+	eq       []execute.Test
+	from     []int
+}
+
+// newCandidateColumns lays out the candidates' columns from the tests and
+// the reference's results on them (ref, the hidden test last): a test's
+// limit is scaled from the reference's time, a comparison's is that of the
+// test it shares its call with, and the hidden test's is scaled with
+// lim.HiddenFloor and no ceiling (a suite keeps its own, per input, as
+// evalplus does).
+func newCandidateColumns(lim Limits, tests []execute.Test, ng int, hidden execute.Test, ref []execute.Result) candidateColumns {
+	nt := len(tests)
 	eq, from := oracle.EqualTests(tests[:ng], ref[:ng])
-	all = append(append(append([]execute.Test{}, tests...), eq...), all[nt])
+	all := append(append(append([]execute.Test{}, tests...), eq...), hidden)
 	timeouts := make([]time.Duration, len(all))
 	for j := range tests {
 		timeouts[j] = lim.scaled(ref[j], lim.Floor, lim.Cap)
@@ -112,84 +172,124 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		timeouts[nt+k] = timeouts[j]
 	}
 	timeouts[len(all)-1] = lim.scaled(ref[nt], lim.HiddenFloor, time.Duration(math.MaxInt64))
-	if hidden.Suite != nil { // its limits are per input, evalplus's
+	if hidden.Suite != nil {
 		timeouts[len(all)-1] = check.SuiteTimeout(hidden.Suite)
 	}
-	programs := make([]string, len(g.Candidates))
-	for i, c := range g.Candidates {
-		programs[i] = c.Program
-	}
-	out := Problem{
-		ID: p.ID, Samples: g.Samples, Candidates: g.Candidates, Tests: g.Tests, Generated: len(g.Tests),
-		Task:    session.Task{ID: p.ID, Prompt: p.Prompt, Description: p.Description, Signature: p.Signature, EntryPoint: p.EntryPoint},
-		Results: make([][]execute.Result, len(programs)), Correct: make([]bool, len(programs)),
-	}
-	t0 := time.Now()
-	// The job runs the input pool last, smallest calls first, so that a
-	// candidate that timed out on inputs.MaxTimeouts of them is not called
-	// on the rest (execute.Job.SkipAfter).
-	perm := make([]int, 0, len(all)) // perm[k]: the column of all that runs k-th
-	for j := range ng {
+	return candidateColumns{tests: all, timeouts: timeouts, ng: ng, nt: nt, eq: eq, from: from}
+}
+
+// hidden returns the column of the hidden test (the last).
+func (c candidateColumns) hidden() int { return len(c.tests) - 1 }
+
+// hiddenTest returns the hidden test.
+func (c candidateColumns) hiddenTest() execute.Test { return c.tests[c.hidden()] }
+
+// hiddenTimeout returns the hidden test's time limit.
+func (c candidateColumns) hiddenTimeout() time.Duration { return c.timeouts[c.hidden()] }
+
+// eqTimeouts returns the comparisons' time limits.
+func (c candidateColumns) eqTimeouts() []time.Duration { return c.timeouts[c.nt : c.nt+len(c.eq)] }
+
+// runOrder returns the order in which the job runs the columns (perm[k]:
+// the column that runs k-th) and where the input pool starts in it: the
+// generated tests, the comparisons and the hidden test, then the input
+// pool last, smallest calls first (inputs.RunOrder), so that a candidate
+// that timed out on inputs.MaxTimeouts of them is not called on the rest
+// (execute.Job.SkipAfter).
+func (c candidateColumns) runOrder(ins []inputs.Input) (perm []int, skipFrom int) {
+	perm = make([]int, 0, len(c.tests))
+	for j := range c.ng {
 		perm = append(perm, j)
 	}
-	for k := range eq {
-		perm = append(perm, nt+k)
+	for k := range c.eq {
+		perm = append(perm, c.nt+k)
 	}
-	perm = append(perm, len(all)-1)
-	skipFrom := len(perm)
+	perm = append(perm, c.hidden())
+	skipFrom = len(perm)
 	for _, k := range inputs.RunOrder(ins) {
-		perm = append(perm, ng+k)
+		perm = append(perm, c.ng+k)
 	}
-	run, runTimeouts := make([]execute.Test, len(all)), make([]time.Duration, len(all))
+	return perm, skipFrom
+}
+
+// candidatePrograms returns the candidates' programs.
+func candidatePrograms(cands []extract.Candidate) []string {
+	programs := make([]string, len(cands))
+	for i, c := range cands {
+		programs[i] = c.Program
+	}
+	return programs
+}
+
+// newProblem returns the Problem of p and g before anything has run: its
+// results and verdicts are to be filled in.
+func newProblem(p dataset.Problem, g Generated) Problem {
+	return Problem{
+		ID: p.ID, Samples: g.Samples, Candidates: g.Candidates, Tests: g.Tests, Generated: len(g.Tests),
+		Task:    session.Task{ID: p.ID, Prompt: p.Prompt, Description: p.Description, Signature: p.Signature, EntryPoint: p.EntryPoint},
+		Results: make([][]execute.Result, len(g.Candidates)), Correct: make([]bool, len(g.Candidates)),
+	}
+}
+
+// runCandidates runs every column on every program in the order runOrder
+// gives (see runMatrix) and returns the matrix in column order.
+func runCandidates(ctx context.Context, runner execute.Runner, programs []string, cols candidateColumns, ins []inputs.Input, lim Limits) ([][]execute.Result, error) {
+	perm, skipFrom := cols.runOrder(ins)
+	run, runTimeouts := make([]execute.Test, len(cols.tests)), make([]time.Duration, len(cols.tests))
 	for k, j := range perm {
-		run[k], runTimeouts[k] = all[j], timeouts[j]
+		run[k], runTimeouts[k] = cols.tests[j], cols.timeouts[j]
 	}
 	ran, err := runMatrix(ctx, runner, programs, run, runTimeouts, lim, skipFrom-1, skipFrom)
 	if err != nil {
-		return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
+		return nil, err
 	}
 	matrix := make([][]execute.Result, len(ran))
 	for i, row := range ran {
-		matrix[i] = make([]execute.Result, len(all))
+		matrix[i] = make([]execute.Result, len(cols.tests))
 		for k, j := range perm {
 			matrix[i][j] = row[k]
 		}
 	}
-	eqResults := make([][]execute.Result, len(programs)+1)
+	return matrix, nil
+}
+
+// splitMatrix fills in p's results on the tests and its hidden verdicts
+// from the candidates' matrix, and returns their results on the
+// comparisons, with a row left for the simulated user's (see
+// compareOutputs).
+func (p *Problem) splitMatrix(matrix [][]execute.Result, cols candidateColumns) [][]execute.Result {
+	eqResults := make([][]execute.Result, len(p.Results)+1)
 	for i, row := range matrix {
-		out.Results[i] = row[:nt]
-		eqResults[i] = row[nt : nt+len(eq)]
-		out.Correct[i] = row[len(all)-1].Outcome == execute.Pass
+		p.Results[i] = row[:cols.nt]
+		eqResults[i] = row[cols.nt : cols.nt+len(cols.eq)]
+		p.Correct[i] = row[cols.hidden()].Outcome == execute.Pass
 	}
-	slog.Debug("matrix", "task", p.ID, "candidates", len(programs), "tests", nt, "comparisons", len(eq),
-		"seconds", time.Since(t0).Seconds(), "timeouts", countTimeouts(matrix))
-	calls := make([][]execute.Result, len(programs))
+	return eqResults
+}
+
+// compareOutputs completes the comparisons' results (eqResults, one row
+// per candidate and a last for user): a candidate's comparison times out
+// where its call did in the test it shares (results, oracle.SettleTimeouts),
+// and user, the program the simulated user answers from, runs them.
+func compareOutputs(ctx context.Context, runner execute.Runner, user string, cols candidateColumns, results, eqResults [][]execute.Result) ([][]execute.Result, error) {
+	n := len(results)
+	calls := make([][]execute.Result, n)
 	for i := range calls {
-		calls[i] = make([]execute.Result, len(eq))
-		for k, j := range from {
-			calls[i][k] = out.Results[i][j]
+		calls[i] = make([]execute.Result, len(cols.eq))
+		for k, j := range cols.from {
+			calls[i][k] = results[i][j]
 		}
 	}
-	oracle.SettleTimeouts(eq, eqResults[:len(programs)], calls)
-	eqResults[len(programs)] = make([]execute.Result, len(eq))
-	if len(eq) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: eq, Timeouts: timeouts[nt : nt+len(eq)]}, nil)
+	oracle.SettleTimeouts(cols.eq, eqResults[:n], calls)
+	eqResults[n] = make([]execute.Result, len(cols.eq))
+	if len(cols.eq) > 0 {
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: cols.eq, Timeouts: cols.eqTimeouts()}, nil)
 		if err != nil {
-			return Problem{}, fmt.Errorf("compare outputs of %s: %w", p.ID, err)
+			return nil, err
 		}
-		eqResults[len(programs)] = m.Results[0]
+		eqResults[n] = m.Results[0]
 	}
-	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, all[len(all)-1], timeouts[len(all)-1]); err != nil {
-		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
-	}
-	eqPrograms := append(append([]string{}, programs...), user)
-	tab, usable := oracle.NewTable(eqPrograms, eq, eqResults, len(programs), tests[:ng], ref[:ng])
-	out.Comparer = tab
-	out.User = &oracle.User{Key: p.ID, Tests: tests[:ng], Reference: ref[:ng], Usable: usable}
-	if err := out.synthesize(ctx, runner, ins, pool, ref[:nt], tab); err != nil {
-		return Problem{}, fmt.Errorf("synthesized questions of %s: %w", p.ID, err)
-	}
-	return out, nil
+	return eqResults, nil
 }
 
 // userReference returns the program the simulated user answers from and

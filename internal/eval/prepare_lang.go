@@ -56,7 +56,46 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 	if p.Reference == "" {
 		return Problem{}, fmt.Errorf("%s has no reference solution to answer the questions (the dataset gives none)", p.ID)
 	}
-	ng := len(g.Tests)
+	calls := questionCalls(l, p, g.Tests)
+	all := columnsIn(l, p, g.Tests, calls)
+	hidden, ref, err := referenceIn(ctx, runner, p, all, lim)
+	if err != nil {
+		return Problem{}, err
+	}
+	timeouts := make([]time.Duration, len(all))
+	timeouts[0] = lim.scaled(hidden, lim.HiddenFloor, time.Duration(1<<62))
+	for j := range ref {
+		timeouts[j+1] = lim.scaled(ref[j], lim.Floor, lim.Cap)
+	}
+	programs := candidatePrograms(g.Candidates)
+	out := newProblemIn(p, g, calls)
+	if len(programs) > 0 {
+		m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: all, Timeouts: timeouts}, nil)
+		if err != nil {
+			return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
+		}
+		for i, row := range m.Results {
+			out.Results[i] = row[1:]
+			out.Correct[i] = row[0].Outcome == execute.Pass
+		}
+	}
+	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, all[0], timeouts[0]); err != nil {
+		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
+	}
+	usable := make([]bool, len(ref))
+	for j := range usable {
+		usable[j] = ref[j].HasValue
+	}
+	out.User = &oracle.User{Key: p.ID, Tests: all[1:], Reference: ref, Usable: usable, Synthesized: out.Synthesized}
+	out.Comparer = renderedComparer(programs, all[1:], out.Results)
+	return out, nil
+}
+
+// questionCalls returns the question pool's calls, distinct and at most
+// MaxInputs: those of the generated tests without a setup, of the
+// prompt's examples (lang.ExampleParser), then the inputs l derives from
+// them (lang.InputHarvester).
+func questionCalls(l lang.Language, p dataset.Problem, tests []extract.Test) []string {
 	var calls []string
 	seen := map[string]bool{}
 	add := func(c string) {
@@ -65,7 +104,7 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 			calls = append(calls, c)
 		}
 	}
-	for _, t := range g.Tests {
+	for _, t := range tests {
 		if t.Setup == "" {
 			add(t.Input)
 		}
@@ -80,71 +119,60 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 			add(c)
 		}
 	}
-	// Column 0 is the hidden test, first so that a call that breaks the
-	// runner's JVM again and again (the JVM pool gives up on a program
-	// after a few) cannot take the hidden verdict with it; then the tests
-	// and the calls.
-	nt := ng + len(calls)
-	all := make([]execute.Test, 0, nt+1)
+	return calls
+}
+
+// columnsIn returns the columns PrepareIn runs. Column 0 is the hidden
+// test, first so that a call that breaks the runner's JVM again and again
+// (the JVM pool gives up on a program after a few) cannot take the hidden
+// verdict with it; then the generated tests and a value test per call.
+func columnsIn(l lang.Language, p dataset.Problem, tests []extract.Test, calls []string) []execute.Test {
+	all := make([]execute.Test, 0, len(tests)+len(calls)+1)
 	all = append(all, execute.Test{Code: p.Test, Trusted: true})
-	for _, t := range g.Tests {
+	for _, t := range tests {
 		all = append(all, t.Test)
 	}
 	for _, c := range calls {
 		all = append(all, l.ValueTest(c, ""))
 	}
-	refLimits := make([]time.Duration, len(all))
-	for j := range refLimits {
-		refLimits[j] = max(lim.Reference, lim.Timeout)
+	return all
+}
+
+// referenceIn runs p's reference on the columns all (the hidden test
+// first) and returns its result on the hidden test, which it must pass,
+// and on the others.
+func referenceIn(ctx context.Context, runner execute.Runner, p dataset.Problem, all []execute.Test, lim Limits) (execute.Result, []execute.Result, error) {
+	limits := make([]time.Duration, len(all))
+	for j := range limits {
+		limits[j] = max(lim.Reference, lim.Timeout)
 	}
-	refLimits[0] = max(lim.HiddenReference, lim.Timeout)
-	refM, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, Timeouts: refLimits}, nil)
+	limits[0] = max(lim.HiddenReference, lim.Timeout)
+	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, Timeouts: limits}, nil)
 	if err != nil {
-		return Problem{}, fmt.Errorf("run the reference of %s: %w", p.ID, err)
+		return execute.Result{}, nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 	}
-	hidden, ref := refM.Results[0][0], refM.Results[0][1:]
+	hidden, ref := m.Results[0][0], m.Results[0][1:]
 	if hidden.Outcome != execute.Pass {
-		return Problem{}, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, hidden.Outcome, hidden.Exception, ErrReferenceFails)
+		return execute.Result{}, nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, hidden.Outcome, hidden.Exception, ErrReferenceFails)
 	}
-	timeouts := make([]time.Duration, len(all))
-	timeouts[0] = lim.scaled(hidden, lim.HiddenFloor, time.Duration(1<<62))
-	for j := 0; j < nt; j++ {
-		timeouts[j+1] = lim.scaled(ref[j], lim.Floor, lim.Cap)
-	}
-	programs := make([]string, len(g.Candidates))
-	for i, c := range g.Candidates {
-		programs[i] = c.Program
-	}
+	return hidden, ref, nil
+}
+
+// newProblemIn returns PrepareIn's Problem before the candidates run: the
+// generated tests, then a synthesized question per call.
+func newProblemIn(p dataset.Problem, g Generated, calls []string) Problem {
+	ng, nt := len(g.Tests), len(g.Tests)+len(calls)
 	out := Problem{
 		ID: p.ID, Samples: g.Samples, Candidates: g.Candidates, Generated: ng, Inputs: len(calls),
 		Task:    session.Task{ID: p.ID, Prompt: p.Prompt, Description: p.Description, Signature: p.Signature, EntryPoint: p.EntryPoint},
-		Results: make([][]execute.Result, len(programs)), Correct: make([]bool, len(programs)),
+		Results: make([][]execute.Result, len(g.Candidates)), Correct: make([]bool, len(g.Candidates)),
 		Tests: append([]extract.Test{}, g.Tests...), Synthesized: make([]bool, nt), RawCorrect: -1,
 	}
 	for k, c := range calls {
 		out.Tests = append(out.Tests, session.SynthesizedTest("", c))
 		out.Synthesized[ng+k] = true
 	}
-	if len(programs) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: all, Timeouts: timeouts}, nil)
-		if err != nil {
-			return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
-		}
-		for i, row := range m.Results {
-			out.Results[i] = row[1:]
-			out.Correct[i] = row[0].Outcome == execute.Pass
-		}
-	}
-	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, all[0], timeouts[0]); err != nil {
-		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
-	}
-	usable := make([]bool, nt)
-	for j := range usable {
-		usable[j] = ref[j].HasValue
-	}
-	out.User = &oracle.User{Key: p.ID, Tests: all[1:], Reference: ref, Usable: usable, Synthesized: out.Synthesized}
-	out.Comparer = renderedComparer(programs, all[1:], out.Results)
-	return out, nil
+	return out
 }
 
 // renderedComparer decides Output answers from the matrix: a program's call

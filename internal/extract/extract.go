@@ -9,10 +9,11 @@ import (
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/pyfunc"
 )
 
 // The Python half of the package: shared helpers, then codes, then tests,
-// run as one source.
+// run as one program.
 var (
 	//go:embed extract.py
 	pySrcCommon string
@@ -21,7 +22,15 @@ var (
 	//go:embed tests.py
 	pySrcTests string
 
-	pySource = pySrcCommon + "\n\n" + pySrcCodes + "\n\n" + pySrcTests
+	pyProgram = pyfunc.NewProgram(
+		pyfunc.Module{Name: "extract.py", Text: pySrcCommon},
+		pyfunc.Module{Name: "codes.py", Text: pySrcCodes},
+		pyfunc.Module{Name: "tests.py", Text: pySrcTests},
+	)
+
+	// extractCodes and extractTests extract the samples of one call.
+	extractCodes = pyfunc.Func[codesArg, samplesReply[pyCode]]{Program: pyProgram, Name: "extract_codes"}
+	extractTests = pyfunc.Func[testsArg, samplesReply[pyTests]]{Program: pyProgram, Name: "extract_tests"}
 )
 
 // RulesVersion names the rules by which completions become candidates and
@@ -34,9 +43,7 @@ const RulesVersion = "extract-v2"
 
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.
-type Caller interface {
-	Call(ctx context.Context, source, function string, arg, result any) error
-}
+type Caller = pyfunc.Caller
 
 // Style says how a code completion relates to the problem's prompt.
 type Style string
@@ -93,6 +100,12 @@ type testsArg struct {
 	Cut         []bool   `json:"cut,omitempty"`
 }
 
+// samplesReply is what extract_codes and extract_tests return: one result
+// per sample of the call.
+type samplesReply[T any] struct {
+	Samples []T `json:"samples"`
+}
+
 // pyCode is one sample's result from extract_codes.
 type pyCode struct {
 	Program string `json:"program"`
@@ -129,11 +142,11 @@ func Codes(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 	if style == "" {
 		style = StyleAuto
 	}
-	arg := func(lo, hi int) any {
+	arg := func(lo, hi int) codesArg {
 		return codesArg{Prompt: p.Prompt, Context: p.Context, EntryPoint: p.EntryPoint,
 			Style: style, Completions: completions[lo:hi]}
 	}
-	res, errs, err := callSamples[pyCode](ctx, c, "extract_codes", len(completions), arg)
+	res, errs, err := callSamples(ctx, c, extractCodes, len(completions), arg)
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("extract codes of %s: %w", p.ID, err)
 	}
@@ -188,7 +201,7 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 	if opts.Cut != nil && len(opts.Cut) != len(completions) {
 		return nil, Stats{}, fmt.Errorf("extract tests of %s: %d cut flags for %d completions", p.ID, len(opts.Cut), len(completions))
 	}
-	arg := func(lo, hi int) any {
+	arg := func(lo, hi int) testsArg {
 		a := testsArg{EntryPoint: p.EntryPoint, Prompt: p.Prompt, Context: p.Context,
 			Prefix: opts.Prefix, Completions: completions[lo:hi]}
 		if opts.Cut != nil {
@@ -196,7 +209,7 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 		}
 		return a
 	}
-	res, errs, err := callSamples[pyTests](ctx, c, "extract_tests", len(completions), arg)
+	res, errs, err := callSamples(ctx, c, extractTests, len(completions), arg)
 	if err != nil {
 		return nil, Stats{}, fmt.Errorf("extract tests of %s: %w", p.ID, err)
 	}
@@ -234,11 +247,11 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 	return out, st, nil
 }
 
-// callSamples runs function over samples [0, n) in one call. If that call
+// callSamples runs f over samples [0, n) in one call. If that call
 // fails it retries in halves, so that a sample that breaks the sandboxed
 // parser (a crash, the time limit) costs only itself: errs[i] is then set.
 // It returns an error when the context ends or no sample could be handled.
-func callSamples[T any](ctx context.Context, c Caller, function string, n int, arg func(lo, hi int) any) ([]T, []error, error) {
+func callSamples[Req, T any](ctx context.Context, c Caller, f pyfunc.Func[Req, samplesReply[T]], n int, arg func(lo, hi int) Req) ([]T, []error, error) {
 	res := make([]T, n)
 	errs := make([]error, n)
 	if n == 0 {
@@ -246,12 +259,9 @@ func callSamples[T any](ctx context.Context, c Caller, function string, n int, a
 	}
 	var run func(lo, hi int) error
 	run = func(lo, hi int) error {
-		var reply struct {
-			Samples []T `json:"samples"`
-		}
-		err := c.Call(ctx, pySource, function, arg(lo, hi), &reply)
+		reply, err := f.Call(ctx, c, arg(lo, hi))
 		if err == nil && len(reply.Samples) != hi-lo {
-			err = fmt.Errorf("python %s returned %d results for %d samples", function, len(reply.Samples), hi-lo)
+			err = fmt.Errorf("%s returned %d results for %d samples", f, len(reply.Samples), hi-lo)
 		}
 		if err == nil {
 			copy(res[lo:hi], reply.Samples)

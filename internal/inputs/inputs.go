@@ -8,20 +8,21 @@ import (
 	"slices"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/pyfunc"
 )
 
-// Python is the Python half of the package (inputs.py): collect(arg) builds
-// an input pool and classes(arg) groups values by ==. Other embedded Python
-// tools prepend it to use its mutators (the agree quality estimator does).
-//
 //go:embed inputs.py
-var Python string
+var inputsPy string
+
+// Program is the Python half of the package (inputs.py): collect(arg) builds
+// an input pool and classes(arg) groups values by ==. Other embedded Python
+// programs extend it (Program.With) to use its mutators (the agree quality
+// estimator does).
+var Program = pyfunc.NewProgram(pyfunc.Module{Name: "inputs.py", Text: inputsPy})
 
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.
-type Caller interface {
-	Call(ctx context.Context, source, function string, arg, result any) error
-}
+type Caller = pyfunc.Caller
 
 // Origin says where an input of the pool came from.
 type Origin string
@@ -140,8 +141,8 @@ func Collect(ctx context.Context, c Caller, req Request) (Pool, error) {
 		Proposed: req.Proposed, MaxInputs: req.MaxInputs, MaxChars: req.MaxChars,
 		Seed: req.Seed & (1<<53 - 1),
 	}
-	var out collectReply
-	if err := c.Call(ctx, Python, "collect", arg, &out); err != nil {
+	out, err := collectFunc.Call(ctx, c, arg)
+	if err != nil {
 		return Pool{}, fmt.Errorf("build the inputs of %s: %w", req.Entry, err)
 	}
 	if out.Unlike == nil {
@@ -205,8 +206,8 @@ func Classes(ctx context.Context, c Caller, reprs []string) (classes map[string]
 	if len(reprs) == 0 {
 		return classes, literal, nil
 	}
-	var out classesReply
-	if err := c.Call(ctx, Python, "classes", classesArg{Values: reprs}, &out); err != nil {
+	out, err := classesFunc.Call(ctx, c, classesArg{Values: reprs})
+	if err != nil {
 		return nil, nil, fmt.Errorf("compare %d values: %w", len(reprs), err)
 	}
 	if len(out.Classes) != len(reprs) || len(out.Literal) != len(reprs) {

@@ -1,7 +1,13 @@
 package inputs
 
-// The arguments and replies of inputs.py's functions, as Caller.Call sends
-// and decodes them; inputs.py's docstrings name the same fields.
+import "github.com/ticoder/ticoder/internal/pyfunc"
+
+// The functions of Program, with their arguments and replies as Caller.Call
+// sends and decodes them; inputs.py's docstrings name the same fields.
+var (
+	collectFunc = pyfunc.Func[collectArg, collectReply]{Program: Program, Name: "collect"}
+	classesFunc = pyfunc.Func[classesArg, classesReply]{Program: Program, Name: "classes"}
+)
 
 // collectArg is the argument of inputs.py's collect.
 type collectArg struct {

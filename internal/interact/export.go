@@ -158,16 +158,9 @@ if __name__ == "__main__":
 // CheckExport runs each test function of ex.Tests against ex.Code in the
 // sandbox and records the outcome in ex.
 func CheckExport(ctx context.Context, r execute.Runner, ex *api.Export) error {
-	var out struct {
-		Error   string `json:"error"`
-		Results []struct {
-			Name  string `json:"name"`
-			OK    bool   `json:"ok"`
-			Error string `json:"error"`
-		} `json:"results"`
-	}
-	arg := map[string]string{"code_file": ex.CodeFile, "test_file": ex.TestFile, "code": ex.Code, "tests": ex.Tests}
-	if err := r.Call(ctx, toolsSource, "run_tests", arg, &out); err != nil {
+	arg := runTestsArg{Code: ex.Code, CodeFile: ex.CodeFile, TestFile: ex.TestFile, Tests: ex.Tests}
+	out, err := runTestsFunc.Call(ctx, r, arg)
+	if err != nil {
 		return fmt.Errorf("check %s against %s: %w", ex.TestFile, ex.CodeFile, err)
 	}
 	ex.Checked = true

@@ -126,20 +126,9 @@ type ModuleTestResult struct {
 // project's interpreter), with t's module taken from patched when not nil,
 // else imported from the project as it is on disk.
 func CheckModuleTests(ctx context.Context, r execute.Runner, t *ModuleTarget, patched *string, testFile, tests string, names []string) (ModuleTestResult, error) {
-	var out struct {
-		Error   string `json:"error"`
-		Python  string `json:"python"`
-		Results []struct {
-			Name  string `json:"name"`
-			OK    bool   `json:"ok"`
-			Error string `json:"error"`
-		} `json:"results"`
-	}
-	arg := map[string]any{"module": t.Module, "file": t.File, "tests": tests, "test_file": testFile, "names": names}
-	if patched != nil {
-		arg["patched"] = *patched
-	}
-	if err := r.Call(ctx, moduleTools, "check_tests", arg, &out); err != nil {
+	arg := checkTestsArg{File: t.File, Module: t.Module, Names: names, Patched: patched, TestFile: testFile, Tests: tests}
+	out, err := checkTestsFunc.Call(ctx, r, arg)
+	if err != nil {
 		return ModuleTestResult{}, fmt.Errorf("run %s: %w", testFile, err)
 	}
 	res := ModuleTestResult{Python: out.Python, Ran: len(out.Results)}

@@ -103,11 +103,8 @@ func (t *ModuleTarget) naturalCalls(code string) string {
 // in (the project's interpreter). problems names the modules that do not
 // parse.
 func Functions(ctx context.Context, r execute.Runner, sources map[string]string) (funcs map[string][]string, problems map[string]string, err error) {
-	var out struct {
-		Functions map[string][]string `json:"functions"`
-		Errors    map[string]string   `json:"errors"`
-	}
-	if err := r.Call(ctx, moduleTools, "functions", map[string]any{"sources": sources}, &out); err != nil {
+	out, err := functionsFunc.Call(ctx, r, functionsArg{Sources: sources})
+	if err != nil {
 		return nil, nil, fmt.Errorf("list the project's functions: %w", err)
 	}
 	return out.Functions, out.Errors, nil

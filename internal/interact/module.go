@@ -2,7 +2,6 @@ package interact
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"strings"
 
@@ -10,9 +9,6 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/extract"
 )
-
-//go:embed module.py
-var moduleTools string
 
 // ModuleTarget is a function inside a project's module that a session
 // writes (run --spec FILE::NAME). Candidates are the module's whole source
@@ -71,23 +67,6 @@ func (t *ModuleTarget) Function() string {
 	return fn
 }
 
-// located is what module.py's locate returns.
-type located struct {
-	Error     string   `json:"error"`
-	Start     int      `json:"start"`
-	Def       int      `json:"def"`
-	End       int      `json:"end"`
-	Indent    string   `json:"indent"`
-	Cls       string   `json:"cls"`
-	Spec      string   `json:"spec"`
-	Signature string   `json:"signature"`
-	Docstring string   `json:"docstring"`
-	Stub      bool     `json:"stub"`
-	Names     []string `json:"names"`
-	Kind      string   `json:"kind"`
-	InitArgs  []string `json:"init_args"`
-}
-
 // moduleProblem finds the function in t.Source (in the sandbox, with the
 // project's interpreter), fills in t, and returns the problem a model
 // sees: the module up to the function, then the function's decorators,
@@ -96,9 +75,8 @@ func (b *Builder) moduleProblem(ctx context.Context, t *ModuleTarget) (dataset.P
 	if t.Java {
 		return javaProblem(t)
 	}
-	var loc located
-	arg := map[string]string{"source": t.Source, "name": t.Name}
-	if err := b.Runner.Call(ctx, moduleTools, "locate", arg, &loc); err != nil {
+	loc, err := locateFunc.Call(ctx, b.Runner, locateArg{Name: t.Name, Source: t.Source})
+	if err != nil {
 		return dataset.Problem{}, fmt.Errorf("read %s: %w", t.Rel, err)
 	}
 	if loc.Error != "" {
@@ -136,23 +114,11 @@ func indentLines(text, indent string) string {
 	return strings.Join(lines, "")
 }
 
-// spliced is one result of module.py's splice.
-type spliced struct {
-	Error   string   `json:"error"`
-	Patched string   `json:"patched"`
-	Code    string   `json:"code"`
-	Imports []string `json:"imports"`
-}
-
 // spliceAll returns the module's source with each program's definition of
 // the function in place (see module.py's splice), as r runs it.
 func spliceAll(ctx context.Context, r execute.Runner, t *ModuleTarget, programs []string) ([]spliced, error) {
-	var out struct {
-		Error   string    `json:"error"`
-		Results []spliced `json:"results"`
-	}
-	arg := map[string]any{"source": t.Source, "name": t.Name, "programs": programs}
-	if err := r.Call(ctx, moduleTools, "splice", arg, &out); err != nil {
+	out, err := spliceFunc.Call(ctx, r, spliceArg{Name: t.Name, Programs: programs, Source: t.Source})
+	if err != nil {
 		return nil, fmt.Errorf("put the candidates in %s: %w", t.Rel, err)
 	}
 	if out.Error != "" {

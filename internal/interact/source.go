@@ -200,72 +200,126 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 	if err != nil {
 		return nil, err
 	}
-	var (
-		task     api.Task
-		cands    []extract.Candidate
-		tests    []extract.Test
-		stask    session.Task
-		codeCtx  string
-		proposed []string
-	)
+	var ld loaded
 	if kind == "demo" {
-		p, err := demo.Get(src.Demo)
-		if err != nil {
-			return nil, err
-		}
-		task = api.Task{Name: p.Name, Title: p.Title, Stub: p.Stub, EntryPoint: p.EntryPoint, Source: kind, Language: p.Language}
-		d := p.Dataset()
-		stask = session.Task{ID: d.ID, Prompt: d.Prompt, Description: d.Description, Signature: d.Signature, EntryPoint: d.EntryPoint}
-		codeCtx = d.Context
-		cands, tests = p.Candidates, p.Tests
+		ld, err = loadDemo(src.Demo)
 	} else {
-		prob, err := b.problem(ctx, kind, src)
-		if err != nil {
-			return nil, err
-		}
-		if b.Generator == nil {
-			return nil, fmt.Errorf("%w: this task needs a model to write candidates and tests", ErrNoModel)
-		}
-		cands, tests, err = b.Generator.Generate(ctx, prob, opts.Codes, opts.Tests, rep)
-		if err != nil {
-			return nil, err
-		}
-		if pr, ok := b.Generator.(inputProposer); ok && opts.Questions != session.TestsOnly && (src.Module == nil || src.Module.Alias == "") {
-			// Inputs the model proposes are a bonus: without them the pool
-			// still has the tests' calls and their mutations.
-			if proposed, err = pr.ProposeInputs(ctx, prob); err != nil {
-				slog.Debug("the model proposed no inputs", "task", prob.ID, "err", err)
-			}
-		}
-		if kind == "module" {
-			if cands, err = moduleCandidates(ctx, b.Runner, src.Module, cands); err != nil {
-				return nil, err
-			}
-			cands = withYours(src.Module, cands)
-			prob = src.Module.sessionProblem(prob)
-		}
-		if len(cands) == 0 {
-			return nil, fmt.Errorf("%w: the model gave none for %s", ErrNoCandidates, prob.EntryPoint)
-		}
-		name := prob.EntryPoint
-		if kind == "task" {
-			name = prob.ID
-		} else if kind == "module" {
-			name = src.Module.Name
-		}
-		task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind, Language: prob.Language}
-		stask = session.Task{ID: prob.ID, Prompt: prob.Prompt, Description: prob.Description, Signature: prob.Signature, EntryPoint: prob.EntryPoint}
-		codeCtx = prob.Context
+		ld, err = b.generate(ctx, kind, src, opts, rep)
 	}
-	l, err := languageOf(task.Language)
 	if err != nil {
 		return nil, err
 	}
-	runner := b.RunnerFor(task.Language)
-	results, err := b.matrix(ctx, runner, cands, tests, task.EntryPoint, rep)
+	l, err := languageOf(ld.task.Language)
 	if err != nil {
 		return nil, err
 	}
+	runner := b.RunnerFor(ld.task.Language)
+	results, err := b.matrix(ctx, runner, ld.cands, ld.tests, ld.task.EntryPoint, rep)
+	if err != nil {
+		return nil, err
+	}
+	spec := newSpec(ld, results, opts)
+	if err := b.addSynthesized(ctx, runner, l, &spec, ld.proposed, opts.Questions); err != nil {
+		return nil, fmt.Errorf("synthesized questions: %w", err)
+	}
+	p := &Prepared{Task: ld.task, Spec: spec, Module: src.Module}
+	if opts.Regenerate > 0 {
+		p.Regeneration = &Regeneration{Rounds: opts.Regenerate, Codes: opts.Codes, Context: ld.codeCtx}
+	}
+	return p, nil
+}
+
+// loaded is what a session is built from: the task as a front end shows it
+// and as the session sees it, the candidates and tests, the code a
+// regenerated candidate may rely on (codeCtx), and the inputs the model
+// proposed for the input pool.
+type loaded struct {
+	task     api.Task
+	stask    session.Task
+	cands    []extract.Candidate
+	tests    []extract.Test
+	codeCtx  string
+	proposed []string
+}
+
+// loadDemo returns the built-in demo problem name with its recorded
+// candidates and tests.
+func loadDemo(name string) (loaded, error) {
+	p, err := demo.Get(name)
+	if err != nil {
+		return loaded{}, err
+	}
+	d := p.Dataset()
+	return loaded{
+		task:    api.Task{Name: p.Name, Title: p.Title, Stub: p.Stub, EntryPoint: p.EntryPoint, Source: "demo", Language: p.Language},
+		stask:   session.Task{ID: d.ID, Prompt: d.Prompt, Description: d.Description, Signature: d.Signature, EntryPoint: d.EntryPoint},
+		codeCtx: d.Context,
+		cands:   p.Candidates,
+		tests:   p.Tests,
+	}, nil
+}
+
+// generate returns the problem of a spec, prompt, task or module source
+// with the candidates and tests the Generator's model writes for it (for
+// a module, whole modules with the function replaced, the existing
+// implementation among them), and any inputs the model proposes.
+func (b *Builder) generate(ctx context.Context, kind string, src Source, opts Options, rep progress.Reporter) (loaded, error) {
+	prob, err := b.problem(ctx, kind, src)
+	if err != nil {
+		return loaded{}, err
+	}
+	if b.Generator == nil {
+		return loaded{}, fmt.Errorf("%w: this task needs a model to write candidates and tests", ErrNoModel)
+	}
+	var ld loaded
+	ld.cands, ld.tests, err = b.Generator.Generate(ctx, prob, opts.Codes, opts.Tests, rep)
+	if err != nil {
+		return loaded{}, err
+	}
+	if opts.Questions != session.TestsOnly && (src.Module == nil || src.Module.Alias == "") {
+		ld.proposed = b.proposeInputs(ctx, prob)
+	}
+	if kind == "module" {
+		if ld.cands, err = moduleCandidates(ctx, b.Runner, src.Module, ld.cands); err != nil {
+			return loaded{}, err
+		}
+		ld.cands = withYours(src.Module, ld.cands)
+		prob = src.Module.sessionProblem(prob)
+	}
+	if len(ld.cands) == 0 {
+		return loaded{}, fmt.Errorf("%w: the model gave none for %s", ErrNoCandidates, prob.EntryPoint)
+	}
+	name := prob.EntryPoint
+	if kind == "task" {
+		name = prob.ID
+	} else if kind == "module" {
+		name = src.Module.Name
+	}
+	ld.task = api.Task{Name: name, Stub: prob.Prompt, EntryPoint: prob.EntryPoint, Source: kind, Language: prob.Language}
+	ld.stask = session.Task{ID: prob.ID, Prompt: prob.Prompt, Description: prob.Description, Signature: prob.Signature, EntryPoint: prob.EntryPoint}
+	ld.codeCtx = prob.Context
+	return ld, nil
+}
+
+// proposeInputs returns the inputs of prob the Generator's model proposes,
+// if it can propose any (inputProposer). They are a bonus: without them
+// the pool still has the tests' calls and their mutations.
+func (b *Builder) proposeInputs(ctx context.Context, prob dataset.Problem) []string {
+	pr, ok := b.Generator.(inputProposer)
+	if !ok {
+		return nil
+	}
+	proposed, err := pr.ProposeInputs(ctx, prob)
+	if err != nil {
+		slog.Debug("the model proposed no inputs", "task", prob.ID, "err", err)
+	}
+	return proposed
+}
+
+// newSpec returns the session's spec from what was loaded and the
+// matrix, with the default strategies (infogain, codet) where opts names
+// none.
+func newSpec(ld loaded, results [][]execute.Result, opts Options) session.Spec {
 	sel, rk := opts.Select, opts.Rank
 	if sel == "" {
 		sel = "infogain"
@@ -273,25 +327,25 @@ func (b *Builder) Build(ctx context.Context, src Source, opts Options, rep progr
 	if rk == "" {
 		rk = "codet"
 	}
-	spec := session.Spec{
-		Task: stask, Candidates: cands, Tests: tests, Results: results, Mode: opts.Mode,
+	return session.Spec{
+		Task: ld.stask, Candidates: ld.cands, Tests: ld.tests, Results: results, Mode: opts.Mode,
 		Select: sel, Rank: rk, MaxQuestions: opts.MaxQuestions, Seed: opts.Seed, Questions: opts.Questions,
 	}
-	if h, ok := l.(lang.InputHarvester); ok && opts.Questions != session.TestsOnly {
-		if err := synthesize(ctx, runner, l, h, &spec, b.Timeout); err != nil {
-			return nil, fmt.Errorf("synthesized questions: %w", err)
-		}
-	} else if opts.Questions != session.TestsOnly {
-		req := inputs.Request{Entry: stask.EntryPoint, Prompt: stask.Prompt, Signature: stask.Signature, Proposed: proposed}
-		if err := inputs.Synthesize(ctx, b.Runner, &spec, req, b.Timeout); err != nil {
-			return nil, fmt.Errorf("synthesized questions: %w", err)
-		}
+}
+
+// addSynthesized adds the synthesized questions to spec unless only
+// tests are asked about: those of a language that harvests inputs itself
+// (synthesize, on runner), or else the Python input pool with the
+// proposed inputs (inputs.Synthesize, on the Builder's Runner).
+func (b *Builder) addSynthesized(ctx context.Context, runner execute.Runner, l lang.Language, spec *session.Spec, proposed []string, q session.Questions) error {
+	if q == session.TestsOnly {
+		return nil
 	}
-	p := &Prepared{Task: task, Spec: spec, Module: src.Module}
-	if opts.Regenerate > 0 {
-		p.Regeneration = &Regeneration{Rounds: opts.Regenerate, Codes: opts.Codes, Context: codeCtx}
+	if h, ok := l.(lang.InputHarvester); ok {
+		return synthesize(ctx, runner, l, h, spec, b.Timeout)
 	}
-	return p, nil
+	req := inputs.Request{Entry: spec.Task.EntryPoint, Prompt: spec.Task.Prompt, Signature: spec.Task.Signature, Proposed: proposed}
+	return inputs.Synthesize(ctx, b.Runner, spec, req, b.Timeout)
 }
 
 // problem returns the dataset.Problem of a spec, prompt or task source.

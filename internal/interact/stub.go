@@ -2,7 +2,6 @@ package interact
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,9 +9,6 @@ import (
 	"github.com/ticoder/ticoder/internal/clip"
 	"github.com/ticoder/ticoder/internal/execute"
 )
-
-//go:embed tools.py
-var toolsSource string
 
 // SyntaxError is a Python syntax error in something the user typed: a spec
 // file, a signature or an `output` value.
@@ -48,13 +44,6 @@ func (e *SyntaxError) Error() string {
 	return b.String()
 }
 
-type pySyntax struct {
-	Line int    `json:"line"`
-	Col  int    `json:"col"`
-	Msg  string `json:"msg"`
-	Text string `json:"text"`
-}
-
 func (p *pySyntax) err(what string) error {
 	return &SyntaxError{What: what, Line: p.Line, Col: p.Col, Msg: p.Msg, Text: p.Text}
 }
@@ -73,26 +62,15 @@ type Stub struct {
 	EntryPoint string `json:"entry_point"`
 }
 
-// sourceArg is the argument of tools.py's parse_stub and check_value.
-type sourceArg struct {
-	Source string `json:"source"`
-}
-
 // ParseStub parses source, a Python stub whose last top-level def is the
 // function to write, with Python's parser in the sandbox. what names the
 // text in error messages; a syntax error is a *SyntaxError.
 func ParseStub(ctx context.Context, r execute.Runner, what, source string) (Stub, error) {
-	var out struct {
-		Error      *pySyntax `json:"error"`
-		EntryPoint string    `json:"entry_point"`
-		Context    string    `json:"context"`
-		Signature  string    `json:"signature"`
-		Docstring  string    `json:"docstring"`
-	}
 	if strings.TrimSpace(source) == "" {
 		return Stub{}, badSource("%s is empty: give a Python stub with a def line and a docstring", what)
 	}
-	if err := r.Call(ctx, toolsSource, "parse_stub", sourceArg{Source: source}, &out); err != nil {
+	out, err := parseStubFunc.Call(ctx, r, sourceArg{Source: source})
+	if err != nil {
 		return Stub{}, fmt.Errorf("parse %s: %w", what, err)
 	}
 	if out.Error != nil {
@@ -158,14 +136,8 @@ func CheckValue(ctx context.Context, r execute.Runner, value string) error {
 	if strings.TrimSpace(value) == "" {
 		return fmt.Errorf("%w: type the value the call should return, as a Python literal (%s)", ErrEmptyValue, literalHelp)
 	}
-	var out struct {
-		Error      *pySyntax `json:"error"`
-		NotLiteral *struct {
-			Part string `json:"part"`
-			Msg  string `json:"msg"`
-		} `json:"not_literal"`
-	}
-	if err := r.Call(ctx, toolsSource, "check_value", sourceArg{Source: value}, &out); err != nil {
+	out, err := checkValueFunc.Call(ctx, r, sourceArg{Source: value})
+	if err != nil {
 		return fmt.Errorf("check value %s: %w", clip.Text(value, maxPart), err)
 	}
 	switch {

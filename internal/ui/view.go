@@ -148,6 +148,35 @@ func (m *model) askKeys() []string {
 // last the end of the stub (the latest answer stays while three lines of
 // the stub do).
 func (m *model) askLines(w, h int) []string {
+	ask, msgs := m.questionLines(w), m.messageLines(w)
+	stub := split(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.state.Task.Language, m.colour), w)
+	hist := m.historyLines(w)
+	fit := fitAsk(h, 2+len(ask)+len(msgs), len(stub), len(msgs) > 0, hist) // the title and the counts are fixed too
+	gap := func(out []string) []string {
+		if fit.spaced {
+			out = append(out, "")
+		}
+		return out
+	}
+	out := gap([]string{m.titleLine()})
+	out = append(out, clip(stub, 0, fit.stubRoom, "line", "")...)
+	out = gap(out)
+	out = append(out, m.statusLine(w))
+	out = gap(out)
+	out = append(out, ask...)
+	if len(msgs) > 0 {
+		out = append(gap(out), msgs...)
+	}
+	if hl := historyBlock(hist, fit.histRoom); len(hl) > 0 {
+		out = append(gap(out), hl...)
+	}
+	return out
+}
+
+// questionLines returns the question with its keys, or while a value is
+// typed, the value with the keys that work then (enter and esc), beside
+// it when there is room.
+func (m *model) questionLines(w int) []string {
 	q := m.state.Question
 	typed := m.phase == typing && q != nil
 	var ask []string
@@ -159,19 +188,21 @@ func (m *model) askLines(w, h int) []string {
 		ask = append(ask, dimStyle.Render(label))
 		ask = append(ask, questionBox(highlightPrompt(q.Prompt, m.state.Task.Language, m.colour), w)...)
 	}
-	if typed {
-		// Only enter and esc work while a value is typed: their help goes
-		// beside the value when there is room.
-		in, keys := m.input.View(), keyLines([]string{"enter answer", "esc cancel"}, w)
-		if len(keys) == 1 && ansi.StringWidth(in)+2+ansi.StringWidth(keys[0]) <= w {
-			ask = append(ask, in+"  "+keys[0])
-		} else {
-			ask = append(ask, in)
-			ask = append(ask, keys...)
-		}
-	} else {
-		ask = append(ask, keyLines(m.askKeys(), w)...)
+	if !typed {
+		return append(ask, keyLines(m.askKeys(), w)...)
 	}
+	in, keys := m.input.View(), keyLines([]string{"enter answer", "esc cancel"}, w)
+	if len(keys) == 1 && ansi.StringWidth(in)+2+ansi.StringWidth(keys[0]) <= w {
+		return append(ask, in+"  "+keys[0])
+	}
+	ask = append(ask, in)
+	return append(ask, keys...)
+}
+
+// messageLines returns the messages under the question: a conflict
+// (no candidate agrees with every answer) before anything else, then
+// "working…" or the last note, then the last error.
+func (m *model) messageLines(w int) []string {
 	var msgs []string
 	if m.busy {
 		msgs = append(msgs, dimStyle.Render("working…"))
@@ -182,11 +213,25 @@ func (m *model) askLines(w, h int) []string {
 		msgs = append(msgs, split(errStyle.Render("! "+m.err), w)...)
 	}
 	if msg := m.state.ConflictMessage; msg != "" {
-		// No candidate agrees with every answer: said before anything else.
 		msgs = append(split(warnStyle.Render(strings.Join(wrap(msg, w), "\n")), w), msgs...)
 	}
-	stub := split(highlight(strings.TrimRight(m.state.Task.Stub, "\n"), m.state.Task.Language, m.colour), w)
-	hist := m.historyLines(w)
+	return msgs
+}
+
+// askFit is how the question screen fits its height: whether blank lines
+// separate the parts, and how many lines the stub and the answers get.
+type askFit struct {
+	spaced             bool
+	stubRoom, histRoom int
+}
+
+// fitAsk fits the question screen into h lines, of which fixed always
+// show, with a stub of stub lines, messages or not (msgs), and the
+// answers given (hist, latest last): blank lines between the parts when
+// everything fits with them; else none, and the stub cut where the
+// answers do not fit beside it, keeping the latest answer while the stub
+// keeps three lines.
+func fitAsk(h, fixed, stub int, msgs bool, hist [][]string) askFit {
 	minHist, allHist := 0, 0 // the header and the latest answer, or all
 	if len(hist) > 0 {
 		minHist = 1 + len(hist[len(hist)-1])
@@ -195,49 +240,27 @@ func (m *model) askLines(w, h int) []string {
 			allHist += len(h)
 		}
 	}
-
-	fixed := 2 + len(ask) + len(msgs) // the title and the counts
-	blanks := 3                       // after the title, around the counts
-	if len(msgs) > 0 {
+	blanks := 3 // after the title, around the counts
+	if msgs {
 		blanks++
 	}
 	if len(hist) > 0 {
 		blanks++
 	}
-	spaced := fixed+blanks+len(stub)+allHist <= h
+	spaced := fixed+blanks+stub+allHist <= h
 	if !spaced {
 		blanks = 0
 	}
 	room := max(0, h-fixed-blanks)
-	stubRoom, histRoom := len(stub), room-len(stub)
+	stubRoom, histRoom := stub, room-stub
 	if histRoom < minHist {
-		// The stub is cut; the latest answer stays if the stub keeps three
-		// lines.
 		histRoom = 0
 		if room-minHist >= 3 {
 			histRoom = minHist
 		}
 		stubRoom = room - histRoom
 	}
-	gap := func(out []string) []string {
-		if spaced {
-			out = append(out, "")
-		}
-		return out
-	}
-	out := gap([]string{m.titleLine()})
-	out = append(out, clip(stub, 0, stubRoom, "line", "")...)
-	out = gap(out)
-	out = append(out, m.statusLine(w))
-	out = gap(out)
-	out = append(out, ask...)
-	if len(msgs) > 0 {
-		out = append(gap(out), msgs...)
-	}
-	if hl := historyBlock(hist, histRoom); len(hl) > 0 {
-		out = append(gap(out), hl...)
-	}
-	return out
+	return askFit{spaced: spaced, stubRoom: stubRoom, histRoom: histRoom}
 }
 
 // historyLines lists the answers given in the words of the keys, each

@@ -129,6 +129,7 @@ func Emit(v Value, t Type) (string, error) {
 	return b.String(), nil
 }
 
+// emit writes v as a Java expression of type t; depth bounds the nesting.
 func emit(b *strings.Builder, v Value, t Type, depth int) error {
 	if depth > maxDepth {
 		return errors.New("value nested too deeply")
@@ -141,27 +142,57 @@ func emit(b *strings.Builder, v Value, t Type, depth int) error {
 		return nil
 	}
 	if t.Array > 0 {
-		if v.Kind != List {
-			return fmt.Errorf("%v for an array", kindName(v.Kind))
-		}
-		elem := t
-		elem.Array--
-		b.WriteString("new " + t.String() + " {")
-		for i, it := range v.Items {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			if err := emit(b, it, elem, depth+1); err != nil {
-				return err
-			}
-		}
-		b.WriteByte('}')
-		return nil
+		return emitArray(b, v, t, depth)
 	}
+	switch t.Name {
+	case "int", "Integer", "short", "Short", "byte", "Byte", "long", "Long",
+		"double", "Double", "float", "Float", "boolean", "Boolean",
+		"char", "Character", "String", "CharSequence":
+		return emitScalar(b, v, t)
+	case "List", "ArrayList", "LinkedList", "Collection", "Iterable", "Deque", "Queue", "ArrayDeque":
+		if v.Kind != List && v.Kind != Set {
+			return kindMismatch(v, t)
+		}
+		return emitList(b, v, t, depth)
+	case "Set", "HashSet", "TreeSet", "LinkedHashSet":
+		return emitSet(b, v, t, depth)
+	case "Map", "HashMap", "TreeMap", "LinkedHashMap":
+		return emitMap(b, v, t, depth)
+	case "Object", "Number", "Comparable", "Serializable":
+		return emit(b, v, inferred(v, t.Name == "Number"), depth)
+	default:
+		return fmt.Errorf("type %s is not supported", t)
+	}
+}
+
+// emitArray writes an array creation expression, new T[] {...}, for a
+// list.
+func emitArray(b *strings.Builder, v Value, t Type, depth int) error {
+	if v.Kind != List {
+		return fmt.Errorf("%v for an array", kindName(v.Kind))
+	}
+	elem := t
+	elem.Array--
+	b.WriteString("new " + t.String() + " {")
+	for i, it := range v.Items {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if err := emit(b, it, elem, depth+1); err != nil {
+			return err
+		}
+	}
+	b.WriteByte('}')
+	return nil
+}
+
+// emitScalar writes a literal of a primitive type, its wrapper class or a
+// string type (t, not an array); negative numbers are parenthesized.
+func emitScalar(b *strings.Builder, v Value, t Type) error {
 	switch t.Name {
 	case "int", "Integer", "short", "Short", "byte", "Byte":
 		if v.Kind != Int {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+			return kindMismatch(v, t)
 		}
 		if _, err := strconv.ParseInt(v.Text, 10, 32); err != nil {
 			return fmt.Errorf("%s does not fit %s", v.Text, t.Name)
@@ -175,12 +206,12 @@ func emit(b *strings.Builder, v Value, t Type, depth int) error {
 		b.WriteString(paren(v.Text))
 	case "long", "Long":
 		if v.Kind != Int {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+			return kindMismatch(v, t)
 		}
 		b.WriteString(paren(v.Text + "L"))
 	case "double", "Double", "float", "Float":
 		if v.Kind != Int && v.Kind != Float {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+			return kindMismatch(v, t)
 		}
 		text := v.Text
 		if v.Kind == Int {
@@ -192,61 +223,68 @@ func emit(b *strings.Builder, v Value, t Type, depth int) error {
 		b.WriteString(paren(text))
 	case "boolean", "Boolean":
 		if v.Kind != Bool {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+			return kindMismatch(v, t)
 		}
 		b.WriteString(v.Text)
 	case "char", "Character":
 		if v.Kind != Str || len([]rune(v.Text)) != 1 {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+			return kindMismatch(v, t)
 		}
 		b.WriteString(quote(v.Text, '\''))
-	case "String", "CharSequence":
+	default: // String, CharSequence
 		if v.Kind != Str {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+			return kindMismatch(v, t)
 		}
 		b.WriteString(quote(v.Text, '"'))
-	case "List", "ArrayList", "LinkedList", "Collection", "Iterable", "Deque", "Queue", "ArrayDeque":
-		if v.Kind != List && v.Kind != Set {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
-		}
-		return emitList(b, v, t, depth)
-	case "Set", "HashSet", "TreeSet", "LinkedHashSet":
-		if v.Kind != Set && v.Kind != List && !(v.Kind == Map && len(v.Items) == 0) {
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
-		}
-		impl := map[string]string{"Set": "HashSet", "HashSet": "HashSet", "TreeSet": "TreeSet", "LinkedHashSet": "LinkedHashSet"}[t.Name]
-		b.WriteString("new " + impl + "<" + t.elem(0).String() + ">(")
-		if err := emitList(b, Value{Kind: List, Items: v.Items}, Type{Name: "List", Args: []Type{t.elem(0)}}, depth); err != nil {
+	}
+	return nil
+}
+
+// kindMismatch is the error of a value of the wrong kind for t.
+func kindMismatch(v Value, t Type) error {
+	return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+}
+
+// emitSet writes new HashSet<E>(Arrays.asList(...)) (or the TreeSet or
+// LinkedHashSet t names) for a set, a list or an empty map.
+func emitSet(b *strings.Builder, v Value, t Type, depth int) error {
+	if v.Kind != Set && v.Kind != List && !(v.Kind == Map && len(v.Items) == 0) {
+		return kindMismatch(v, t)
+	}
+	impl := map[string]string{"Set": "HashSet", "HashSet": "HashSet", "TreeSet": "TreeSet", "LinkedHashSet": "LinkedHashSet"}[t.Name]
+	b.WriteString("new " + impl + "<" + t.elem(0).String() + ">(")
+	if err := emitList(b, Value{Kind: List, Items: v.Items}, Type{Name: "List", Args: []Type{t.elem(0)}}, depth); err != nil {
+		return err
+	}
+	b.WriteByte(')')
+	return nil
+}
+
+// emitMap writes a map (or an empty list, as {} is read) as an anonymous
+// subclass of the map class t names (HashMap for Map) that puts each
+// entry in its initializer.
+func emitMap(b *strings.Builder, v Value, t Type, depth int) error {
+	if v.Kind != Map && !(v.Kind == List && len(v.Items) == 0) { // {} is read as a list
+		return kindMismatch(v, t)
+	}
+	impl := t.Name
+	if impl == "Map" {
+		impl = "HashMap"
+	}
+	k, val := t.elem(0), t.elem(1)
+	b.WriteString("new " + impl + "<" + k.String() + ", " + val.String() + ">() {{ ")
+	for i := 0; i+1 < len(v.Items); i += 2 {
+		b.WriteString("put(")
+		if err := emit(b, v.Items[i], k, depth+1); err != nil {
 			return err
 		}
-		b.WriteByte(')')
-	case "Map", "HashMap", "TreeMap", "LinkedHashMap":
-		if v.Kind != Map && !(v.Kind == List && len(v.Items) == 0) { // {} is read as a list
-			return fmt.Errorf("%v for %s", kindName(v.Kind), t.Name)
+		b.WriteString(", ")
+		if err := emit(b, v.Items[i+1], val, depth+1); err != nil {
+			return err
 		}
-		impl := t.Name
-		if impl == "Map" {
-			impl = "HashMap"
-		}
-		k, val := t.elem(0), t.elem(1)
-		b.WriteString("new " + impl + "<" + k.String() + ", " + val.String() + ">() {{ ")
-		for i := 0; i+1 < len(v.Items); i += 2 {
-			b.WriteString("put(")
-			if err := emit(b, v.Items[i], k, depth+1); err != nil {
-				return err
-			}
-			b.WriteString(", ")
-			if err := emit(b, v.Items[i+1], val, depth+1); err != nil {
-				return err
-			}
-			b.WriteString("); ")
-		}
-		b.WriteString("}}")
-	case "Object", "Number", "Comparable", "Serializable":
-		return emit(b, v, inferred(v, t.Name == "Number"), depth)
-	default:
-		return fmt.Errorf("type %s is not supported", t)
+		b.WriteString("); ")
 	}
+	b.WriteString("}}")
 	return nil
 }
 

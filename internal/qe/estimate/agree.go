@@ -9,18 +9,25 @@ import (
 
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/inputs"
+	"github.com/ticoder/ticoder/internal/pyfunc"
 	"github.com/ticoder/ticoder/internal/qe"
 )
 
 //go:embed agree.py
 var agreePy string
 
+// agreeProgram is agree.py run after inputs.py, whose mutators it uses.
+var agreeProgram = inputs.Program.With(pyfunc.Module{Name: "agree.py", Text: agreePy})
+
+// prepareFunc is agree.py's prepare.
+var prepareFunc = pyfunc.Func[prepareArg, AgreeInputs]{Program: agreeProgram, Name: "prepare"}
+
 // Agree is the execution-based estimator (no LLM, no example set). For a problem it
 //
 //  1. parses the examples of the problem's own docstring (ParseExamples) and
 //     has Python validate them and harvest more inputs by mutating their
 //     arguments with the input generator's mutators (agree.py after
-//     inputs.Python, run in the sandbox through Runner.Call);
+//     inputs.Program, run in the sandbox through Runner.Call);
 //  2. runs every candidate on the example calls and on the harvested inputs
 //     (one execute.Job; programs are the prompt's code before the entry
 //     point's def, then the candidate);
@@ -94,12 +101,11 @@ func (a *Agree) Prepare(ctx context.Context, p qe.Problem) (AgreeInputs, error) 
 		return prepareWith(l, p.Prompt, entry, max), nil
 	}
 	raw := ParseExamples(p.Prompt, entry)
-	var in AgreeInputs
 	if entry == "" || len(raw) == 0 {
-		return in, nil
+		return AgreeInputs{}, nil
 	}
-	arg := prepareArg{Entry: entry, Examples: raw, MaxInputs: max}
-	if err := a.Runner.Call(ctx, inputs.Python+"\n\n"+agreePy, "prepare", arg, &in); err != nil {
+	in, err := prepareFunc.Call(ctx, a.Runner, prepareArg{Entry: entry, Examples: raw, MaxInputs: max})
+	if err != nil {
 		return in, fmt.Errorf("agree: prepare examples of %s: %w", p.TaskID, err)
 	}
 	return in, nil
