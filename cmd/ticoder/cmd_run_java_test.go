@@ -44,7 +44,7 @@ func javaLines(t *testing.T, jp *execute.JavaPool, p demo.Problem, mode rank.Mod
 		if !ok {
 			return lines, approved
 		}
-		m, err := jp.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{java.Java{}.ValueTest(q.Input, "")}, Timeout: 5 * time.Second}, nil)
+		m, err := jp.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{java.Java{}.ValueTest(q.Input, "")}, TimePolicy: execute.Within(5 * time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func TestLabelsHoldInSandbox(t *testing.T) {
 			for j, tc := range p.Tests {
 				tests[j] = tc.Test
 			}
-			m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: tests, Timeout: 5 * time.Second}, nil)
+			m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ func hiddenRevealed(t *testing.T, pool *execute.Pool, p Problem, i int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := execute.Job{Programs: []string{p.Reference, p.Candidates[i].Program}, Timeout: 5 * time.Second}
+	job := execute.Job{Programs: []string{p.Reference, p.Candidates[i].Program}, TimePolicy: execute.Within(5 * time.Second)}
 	for _, in := range ins {
 		job.Tests = append(job.Tests, in.Test())
 	}

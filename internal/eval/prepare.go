@@ -127,7 +127,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	t0 := time.Now()
 	// The job runs the input pool last, smallest calls first, so that a
 	// candidate that timed out on inputs.MaxTimeouts of them is not called
-	// on the rest (execute.Job.SkipAfter).
+	// on the rest (execute.TimePolicy.SkipAfter).
 	perm := make([]int, 0, len(all)) // perm[k]: the column of all that runs k-th
 	for j := range ng {
 		perm = append(perm, j)
@@ -173,7 +173,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	oracle.SettleTimeouts(eq, eqResults[:len(programs)], calls)
 	eqResults[len(programs)] = make([]execute.Result, len(eq))
 	if len(eq) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: eq, Timeouts: timeouts[nt : nt+len(eq)]}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: eq, TimePolicy: execute.PerTest(timeouts[nt : nt+len(eq)])}, nil)
 		if err != nil {
 			return Problem{}, fmt.Errorf("compare outputs of %s: %w", p.ID, err)
 		}
@@ -203,7 +203,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem, tests []execute.Test, limits []time.Duration) (string, []execute.Result, error) {
 	hidden := len(tests) - 1
 	if guarded, ok := p.Guarded(); ok {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{guarded}, Tests: tests, Timeouts: limits}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{guarded}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
 		if err != nil {
 			return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 		}
@@ -213,7 +213,7 @@ func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem
 		slog.Debug("contract left out: the guarded reference fails the hidden test", "task", p.ID,
 			"outcome", m.Results[0][hidden].Outcome, "exception", m.Results[0][hidden].Exception)
 	}
-	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: tests, Timeouts: limits}, nil)
+	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
 	if err != nil {
 		return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 	}
@@ -264,7 +264,7 @@ func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct
 	if len(run) == 0 {
 		return n, nil
 	}
-	m, err := runner.Run(ctx, execute.Job{Programs: run, Tests: []execute.Test{hidden}, Timeout: limit}, nil)
+	m, err := runner.Run(ctx, execute.Job{Programs: run, Tests: []execute.Test{hidden}, TimePolicy: execute.Within(limit)}, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -98,7 +98,7 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 		refLimits[j] = max(lim.Reference, lim.Timeout)
 	}
 	refLimits[0] = max(lim.HiddenReference, lim.Timeout)
-	refM, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, Timeouts: refLimits}, nil)
+	refM, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, TimePolicy: execute.PerTest(refLimits)}, nil)
 	if err != nil {
 		return Problem{}, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 	}
@@ -126,7 +126,7 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 		out.Synthesized[ng+k] = true
 	}
 	if len(programs) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: all, Timeouts: timeouts}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: all, TimePolicy: execute.PerTest(timeouts)}, nil)
 		if err != nil {
 			return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
 		}

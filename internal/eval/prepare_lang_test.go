@@ -54,7 +54,7 @@ func TestRunInMBJPReplay(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The raw samples with the hidden test, one by one.
-			m, err := jp.Run(ctx, execute.Job{Programs: g.Raw, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: 10 * time.Second}, nil)
+			m, err := jp.Run(ctx, execute.Job{Programs: g.Raw, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, TimePolicy: execute.Within(10 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,7 +18,7 @@ func attackProgram(body string) string {
 // and returns the attack's result.
 func runJavaAttack(t *testing.T, p *JavaPool, program string, timeout time.Duration) Result {
 	t.Helper()
-	job := Job{Programs: []string{program, javaAdd}, Timeout: timeout,
+	job := Job{Programs: []string{program, javaAdd}, TimePolicy: Within(timeout),
 		Tests: []Test{{Input: "Attack.run()"}, mainTest("Add.add(1, 2)", "3")}}
 	m, err := p.Run(context.Background(), job, nil)
 	if err != nil {
@@ -300,7 +300,7 @@ class F {
 		{Input: "F.view()", Expected: "Arrays.asList(1, 2, 3)"},
 		{Input: "F.array()", Expected: "new int[] {1, 2}"},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 3 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, TimePolicy: Within(3 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ class S {
 		{Input: "S.spoil()"},
 		{Input: "S.use()", Expected: `"1.51"`},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 3 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, TimePolicy: Within(3 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,7 +141,7 @@ class F {
 		t.Run(c.name, func(t *testing.T) {
 			// With MBJP's imports, the worker could compile the program and
 			// the tests as one unit, were it not for the program's types.
-			m, err := p.Run(context.Background(), Job{Programs: []string{c.program, mbjpImports + c.program}, Tests: c.tests, Timeout: 5 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: []string{c.program, mbjpImports + c.program}, Tests: c.tests, TimePolicy: Within(5 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +186,7 @@ class Rev {
 		{Input: "Rev.rev(Arrays.<Integer>asList(1, 2, 3))", Expected: "Arrays.<Integer>asList(3, 2, 1)"},
 		mbjpStyleTest("Rev.rev(Arrays.asList(1, 2))", "Arrays.asList(2, 1)"),
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog, mbjpImports + prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog, mbjpImports + prog}, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +212,7 @@ func TestJavaTestImports(t *testing.T) {
 		{Input: "B.two()", Expected: "Arrays.asList(2).get(0)"},
 		mbjpStyleTest("B.two()", "new BigDecimal(\"2\").intValue()"),
 	}
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

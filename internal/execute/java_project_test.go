@@ -116,7 +116,7 @@ func TestJavaProjectClass(t *testing.T) {
 	pool, _, src := javaProjectPool(t)
 	stub := `throw new UnsupportedOperationException("not written yet");`
 	good := strings.Replace(src, stub, goodDiscount, 1)
-	job := Job{Programs: []string{good, src}, Timeout: 10 * time.Second, Tests: []Test{
+	job := Job{Programs: []string{good, src}, TimePolicy: Within(10 * time.Second), Tests: []Test{
 		{Input: "Pricing.applyDiscount(5, 50)", Expected: "3L"},
 		{Input: "Pricing.describe(Pricing.applyDiscount(1000, 15))", Expected: `"8.50"`},
 		{Input: "Pricing.class.getName()", Expected: `"com.shop.Pricing"`},
@@ -152,7 +152,7 @@ func TestJavaProjectHostile(t *testing.T) {
 	pool, fx, src := javaProjectPool(t)
 	program := strings.Replace(src, "    private Pricing() {", "    static final String ROOT = "+strconv.Quote(fx.Root)+";\n"+javaProbe+"\n    private Pricing() {", 1)
 	before := stamps(t, fx.Root)
-	job := Job{Programs: []string{program}, Timeout: 20 * time.Second, Tests: []Test{{Input: "Pricing.probe()"}}}
+	job := Job{Programs: []string{program}, TimePolicy: Within(20 * time.Second), Tests: []Test{{Input: "Pricing.probe()"}}}
 	m, err := pool.Run(context.Background(), job, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func TestJavaPoolRuns(t *testing.T) {
 		{Input: "1 / (Add.add(1, -1))"},
 		{Input: "Add.nope(1)"},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{javaAdd, "class Add { int x = ; }"}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{javaAdd, "class Add { int x = ; }"}, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ class Sum {
 `, round)
 			round++
 		}
-		m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{test}, Timeout: 10 * time.Second}, nil)
+		m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{test}, TimePolicy: Within(10 * time.Second)}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}

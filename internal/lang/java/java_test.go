@@ -149,7 +149,7 @@ func TestMBJPExamplesRunOnReferences(t *testing.T) {
 		for _, e := range exs {
 			tests = append(tests, Java{}.ValueTest(e.Call, e.Expected))
 		}
-		m, err := pool.Run(context.Background(), execute.Job{Programs: []string{Java{}.Program(r.Prompt, *r.Canonical)}, Tests: tests, Timeout: 5 * time.Second}, nil)
+		m, err := pool.Run(context.Background(), execute.Job{Programs: []string{Java{}.Program(r.Prompt, *r.Canonical)}, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

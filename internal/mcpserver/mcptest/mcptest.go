@@ -60,7 +60,7 @@ func (h *Human) Answer(ctx context.Context, q api.Question) (word, value string,
 			return "", "", err
 		}
 	} else {
-		m, err := h.Runner.Run(ctx, execute.Job{Programs: []string{h.Problem.Reference}, Tests: []execute.Test{{Code: q.Code}}, Timeout: 5 * time.Second}, nil)
+		m, err := h.Runner.Run(ctx, execute.Job{Programs: []string{h.Problem.Reference}, Tests: []execute.Test{{Code: q.Code}}, TimePolicy: execute.Within(5 * time.Second)}, nil)
 		if err != nil {
 			return "", "", fmt.Errorf("run the reference on %s: %w", q.Code, err)
 		}
