@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/inputs"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
@@ -153,12 +154,12 @@ func TestAnswerCall(t *testing.T) {
 
 // javaPool returns a Java pool closed at the test's end; it skips where the
 // machine has no JDK.
-func javaPool(t *testing.T) *execute.JavaPool {
+func javaPool(t *testing.T) *jvm.Pool {
 	t.Helper()
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	jp, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	jp, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

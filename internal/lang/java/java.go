@@ -3,7 +3,7 @@
 // `> f(args)` and the value on the next line, in a JSON-like notation), a
 // program is prompt + completion, and a value test is a Java call
 // expression compared with an expected expression by the JVM worker's
-// plain-data comparison (see execute.JavaPool).
+// plain-data comparison (see jvm.Pool, internal/execute/jvm).
 package java
 
 import (

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -117,7 +118,7 @@ func TestMBJPExamplesRunOnReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	pool, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
