@@ -96,4 +96,8 @@
 // names its type), timeout and crash. Identical programs run once per job and
 // every result is cached by the hash of (harness version, program, test, time
 // limit) in SQLite (Cache).
+//
+// execute must not know a benchmark's rules or read a language's programs in
+// Go: which tests run, under which TimePolicy, is its caller's choice;
+// values are judged by the workers.
 package execute

@@ -78,4 +78,7 @@
 // are evaluated with only those names, never as code; a repr that stands
 // for no value (cut by the engine's bound) equals only itself. nan equals
 // nan here, as a person comparing the values would say.
+//
+// inputs must not choose which question is asked or prune candidates: rank
+// and session do.
 package inputs
