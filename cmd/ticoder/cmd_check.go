@@ -196,17 +196,16 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	if err != nil {
 		return err
 	}
-	if ds.Language() == dataset.Java {
-		// A JVM runs one test at a time, and its own threads fill a core
-		// while it compiles: one JVM per CPU.
-		jvms := o.workers
-		if jvms <= 0 {
-			jvms = runtime.NumCPU()
-		}
-		if err := eng.withJava(ctx, g, jvms); err != nil {
-			eng.Close()
-			return err
-		}
+	// A language whose programs run on workers of their own (Java's JVMs)
+	// gets them: such a worker runs one test at a time, and its own
+	// threads fill a core while it compiles (a JVM): one per CPU.
+	own := o.workers
+	if own <= 0 {
+		own = runtime.NumCPU()
+	}
+	if err := eng.withLanguage(ctx, g, ds.Language(), own); err != nil {
+		eng.Close()
+		return err
 	}
 	defer eng.Close()
 	sum, err := check.Run(ctx, eng.Runner(ds.Language()), ds, in, check.Options{

@@ -215,10 +215,8 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		return err
 	}
 	defer eng.Close()
-	if ds.Language() == dataset.Java {
-		if err := eng.withJava(ctx, g, o.workers); err != nil {
-			return err
-		}
+	if err := eng.withLanguage(ctx, g, ds.Language(), o.workers); err != nil {
+		return err
 	}
 	waiting := &llm.Waiting{}
 	mo := modelOptions(o.reqTimeout, waiting)

@@ -178,7 +178,7 @@ func (e *qeEnv) Close() {
 // javaFor adds a Java pool to the engine when an estimator runs code and a
 // pool holds Java problems.
 func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, pools ...*qe.ExampleSet) error {
-	if e.engine == nil || e.engine.Java != nil {
+	if e.engine == nil || e.engine.started(dataset.Java) != nil {
 		return nil
 	}
 	if qe.AnyInLanguage(dataset.Java, pools...) {
@@ -189,14 +189,14 @@ func (e *qeEnv) javaFor(ctx context.Context, g *globalOptions, o *qeOptions, poo
 
 // addJava adds a Java pool (one JVM per CPU unless --workers) to the engine.
 func (e *qeEnv) addJava(ctx context.Context, g *globalOptions, o *qeOptions) error {
-	if e.engine == nil || e.engine.Java != nil {
+	if e.engine == nil || e.engine.started(dataset.Java) != nil {
 		return nil
 	}
 	workers := o.workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	return e.engine.withJava(ctx, g, workers)
+	return e.engine.withLanguage(ctx, g, dataset.Java, workers)
 }
 
 func (e *qeEnv) runner() execute.Runner {
@@ -246,8 +246,10 @@ func (e *qeEnv) setup(o *qeOptions, pool *qe.ExampleSet) (*estimate.Setup, error
 	o.waiting = &llm.Waiting{}
 	mo := modelOptions(o.reqTimeout, o.waiting)
 	opts.RequestTimeout, opts.Waiting = mo.RequestTimeout, mo.Waiting
-	if e.engine != nil && e.engine.Java != nil {
-		opts.JavaRunner = e.engine.Java
+	if e.engine != nil {
+		if r := e.engine.started(dataset.Java); r != nil {
+			opts.JavaRunner = r
+		}
 	}
 	s, err := estimate.NewSetup(opts)
 	switch {

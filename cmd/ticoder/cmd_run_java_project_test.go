@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
 	"github.com/ticoder/ticoder/internal/project/projecttest"
 )
@@ -64,7 +64,7 @@ func javaProjectOptions(t *testing.T, fx projecttest.JavaProject, url string) *r
 // needJUnit skips a test without Debian's junit5.
 func needJUnit(t *testing.T) {
 	t.Helper()
-	if _, err := execute.JUnitJar(); err != nil {
+	if _, err := jvm.JUnitJar(); err != nil {
 		t.Skip(err)
 	}
 }

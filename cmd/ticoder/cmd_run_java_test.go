@@ -14,6 +14,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/lang/java"
 	"github.com/ticoder/ticoder/internal/llm/llmtest"
@@ -26,7 +27,7 @@ import (
 // With output, the first question, and any the reference answers otherwise
 // than shown, is answered `o VALUE` with the reference's value, typed as
 // Java source.
-func javaLines(t *testing.T, jp *execute.JavaPool, p demo.Problem, mode rank.Mode) ([]string, []string) {
+func javaLines(t *testing.T, jp *jvm.Pool, p demo.Problem, mode rank.Mode) ([]string, []string) {
 	t.Helper()
 	ctx := context.Background()
 	b := &interact.Builder{Runner: jp}
@@ -44,7 +45,7 @@ func javaLines(t *testing.T, jp *execute.JavaPool, p demo.Problem, mode rank.Mod
 		if !ok {
 			return lines, approved
 		}
-		m, err := jp.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{java.Java{}.ValueTest(q.Input, "")}, Timeout: 5 * time.Second}, nil)
+		m, err := jp.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{java.Java{}.ValueTest(q.Input, "")}, TimePolicy: execute.Within(5 * time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,12 +81,12 @@ func TestRunJavaDemos(t *testing.T) {
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	jp, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	jp, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer jp.Close()
-	_, junitErr := execute.JUnitJar()
+	_, junitErr := jvm.JUnitJar()
 	cases := []struct {
 		demo, class string
 		mode        rank.Mode

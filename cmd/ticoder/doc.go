@@ -8,4 +8,7 @@
 // serve and mcp), benchmark (eval), check, qe, interact, server, mcpserver —
 // and prints the result. Words for the terminal (flag names in errors, exit
 // statuses) are added here; the internal packages never import this one.
+//
+// It must not hold a rule that another front end needs too: such a rule
+// belongs in the internal package the command calls.
 package main

@@ -15,6 +15,7 @@ import (
 	"github.com/nats-io/nats.go"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/lang/langs"
 	"github.com/ticoder/ticoder/internal/natsexec"
 	"github.com/ticoder/ticoder/internal/progress"
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -26,36 +27,44 @@ type engine struct {
 	// Pool runs every piece of untrusted Python: the local sandbox pool,
 	// or, with --nats, ticoder workers reached through NATS.
 	Pool execute.Executor
-	// Java runs Java programs (always locally); nil unless opened with
-	// javaEngine.
-	Java *execute.JavaPool
 	DB   *sql.DB
 	// nc and coord are the NATS connection and coordinator with --nats.
 	nc    *nats.Conn
 	coord *natsexec.Coordinator
-	// javaMu guards starting Java on first use (runners).
-	javaMu  sync.Mutex
-	javaErr error
+	// ownMu guards own and ownErr.
+	ownMu sync.Mutex
+	// own holds, by language name, the executors of the languages whose
+	// programs run on workers of their own (langs.Starter: Java's JVMs;
+	// always local), once withLanguage has started them.
+	own map[string]execute.Executor
+	// ownErr holds why a language's executor could not start (runners).
+	ownErr map[string]error
 }
 
 // runners returns, for interactive sessions, the runner of each language's
-// programs: Java's pool is started when a Java session first needs it (a
-// machine without a JDK can still run Python sessions); a failure to start
-// it is returned by every run of the runner it gives instead.
+// programs: a language's own executor is started when a session first
+// needs it (a machine without a JDK can still run Python sessions); a
+// failure to start it is returned by every run of the runner it gives
+// instead.
 func (e *engine) runners(ctx context.Context, g *globalOptions) func(language string) execute.Runner {
 	return func(language string) execute.Runner {
-		if language != "java" {
+		if _, ok := langs.Starter(language); !ok {
 			return e.Pool
 		}
-		e.javaMu.Lock()
-		defer e.javaMu.Unlock()
-		if e.Java == nil && e.javaErr == nil {
-			e.javaErr = e.withJava(context.WithoutCancel(ctx), g, 0)
+		e.ownMu.Lock()
+		defer e.ownMu.Unlock()
+		if e.own[language] == nil && e.ownErr[language] == nil {
+			if err := e.startLocked(context.WithoutCancel(ctx), g, language, 0); err != nil {
+				if e.ownErr == nil {
+					e.ownErr = map[string]error{}
+				}
+				e.ownErr[language] = err
+			}
 		}
-		if e.Java == nil {
-			return unavailable{e.javaErr}
+		if x := e.own[language]; x != nil {
+			return x
 		}
-		return e.Java
+		return unavailable{e.ownErr[language]}
 	}
 }
 
@@ -97,31 +106,69 @@ func (e *engine) Close() error {
 	if e.nc != nil {
 		e.nc.Close()
 	}
-	if e.Java != nil {
-		e.Java.Close()
+	e.ownMu.Lock()
+	for _, x := range e.own {
+		x.Close()
 	}
+	e.ownMu.Unlock()
 	return e.DB.Close()
 }
 
-// Runner returns the pool that runs programs of language lang ("" is
-// Python, "java").
+// Runner returns the runner of the programs of language lang: its own
+// executor once withLanguage has started it, else the pool.
 func (e *engine) Runner(lang string) execute.Runner {
-	if lang == "java" && e.Java != nil {
-		return e.Java
+	if r := e.started(lang); r != nil {
+		return r
 	}
 	return e.Pool
 }
 
-// withJava adds a Java pool of the given number of JVMs to the engine,
-// sharing its cache.
-func (e *engine) withJava(ctx context.Context, g *globalOptions, workers int) error {
+// started returns the executor withLanguage started for language, nil if
+// none.
+func (e *engine) started(language string) execute.Executor {
+	e.ownMu.Lock()
+	defer e.ownMu.Unlock()
+	return e.own[language]
+}
+
+// use makes x the executor of language's programs.
+func (e *engine) use(language string, x execute.Executor) {
+	e.ownMu.Lock()
+	defer e.ownMu.Unlock()
+	if e.own == nil {
+		e.own = map[string]execute.Executor{}
+	}
+	e.own[language] = x
+}
+
+// withLanguage starts the executor of language's programs with the given
+// number of workers (0: one per CPU), sharing the engine's cache, where
+// they run on workers of their own (langs.Starter) and it is not started
+// yet; for other languages it does nothing.
+func (e *engine) withLanguage(ctx context.Context, g *globalOptions, language string, workers int) error {
+	e.ownMu.Lock()
+	defer e.ownMu.Unlock()
+	return e.startLocked(ctx, g, language, workers)
+}
+
+// startLocked is withLanguage with ownMu held.
+func (e *engine) startLocked(ctx context.Context, g *globalOptions, language string, workers int) error {
+	start, ok := langs.Starter(language)
+	if !ok || e.own[language] != nil {
+		return nil
+	}
 	cache, err := execute.NewCache(ctx, e.DB)
+	var x execute.Executor
 	if err == nil {
-		e.Java, err = execute.NewJavaPool(ctx, execute.Options{Workers: workers, Sandbox: sandbox.Config{Unsafe: g.unsafe}, Cache: cache})
+		x, err = start(ctx, execute.Options{Workers: workers, Sandbox: sandbox.Config{Unsafe: g.unsafe}, Cache: cache})
 	}
 	if err != nil {
-		return fmt.Errorf("java: %w", err)
+		return fmt.Errorf("%s: %w", language, err)
 	}
+	if e.own == nil {
+		e.own = map[string]execute.Executor{}
+	}
+	e.own[language] = x
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/lang/java"
 	"github.com/ticoder/ticoder/internal/project"
@@ -22,7 +23,7 @@ import (
 // the project's class path and what the Java pool needs of it.
 type javaProject struct {
 	classpath project.JavaClasspath
-	opts      *execute.JavaProject
+	opts      *jvm.Project
 	cfg       sandbox.Config
 }
 
@@ -68,7 +69,7 @@ func (f *projectFlags) openJavaProject(g *globalOptions, t project.Target, errw 
 	if m.Package != "" {
 		qualified = m.Package + "." + cls
 	}
-	jp := &execute.JavaProject{Classpath: cp.Entries, Outside: cp.Outside, Fingerprint: proj.JavaFingerprint(home, cp)}
+	jp := &jvm.Project{Classpath: cp.Entries, Outside: cp.Outside, Fingerprint: proj.JavaFingerprint(home, cp)}
 	if m.Package != "" {
 		jp.Imports = []string{qualified}
 	}
@@ -85,8 +86,8 @@ func (f *projectFlags) openJavaProject(g *globalOptions, t project.Target, errw 
 }
 
 // javaPool starts a pool of JVM workers that run programs in p's project.
-func (p *projectRun) javaPool(ctx context.Context, workers int, cache *execute.Cache) (*execute.JavaPool, error) {
-	pool, err := execute.NewJavaPool(ctx, execute.Options{Workers: workers, Sandbox: p.java.cfg, Cache: cache, JavaProject: p.java.opts})
+func (p *projectRun) javaPool(ctx context.Context, workers int, cache *execute.Cache) (*jvm.Pool, error) {
+	pool, err := jvm.NewProjectPool(ctx, execute.Options{Workers: workers, Sandbox: p.java.cfg, Cache: cache}, p.java.opts)
 	if err != nil {
 		return nil, fmt.Errorf("java: %w", err)
 	}
@@ -101,13 +102,15 @@ func openJavaProjectEngine(ctx context.Context, g *globalOptions, p *projectRun)
 		return nil, err
 	}
 	cache, err := execute.NewCache(ctx, eng.DB)
+	var pool *jvm.Pool
 	if err == nil {
-		eng.Java, err = p.javaPool(ctx, 0, cache)
+		pool, err = p.javaPool(ctx, 0, cache)
 	}
 	if err != nil {
 		eng.Close()
 		return nil, err
 	}
+	eng.use(java.Java{}.Name(), pool)
 	return eng, nil
 }
 
@@ -168,7 +171,7 @@ func writeJavaInPlace(ctx context.Context, p *projectRun, conv *interact.Convers
 		return nil
 	}
 	fails, err := interact.CheckJavaTests(ctx, conv.Runner(), t, ex.Patched, testClass+".java", tests, n)
-	if errors.Is(err, execute.ErrNoJUnit) {
+	if errors.Is(err, jvm.ErrNoJUnit) {
 		fmt.Fprintf(out, "Not run: %v.\n", err)
 		return nil
 	}

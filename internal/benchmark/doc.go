@@ -23,4 +23,8 @@
 // The package writes nothing to stdout or stderr: progress goes to a
 // progress.Reporter, and what a person should hear about (a failed problem)
 // to the Events the caller gives.
+//
+// benchmark must not hold the rules it sequences: generation is package
+// generate's, the matrix, the time limits and the simulated sessions package
+// eval's, verdicts the execution engine's.
 package benchmark

@@ -271,7 +271,7 @@ func checkTask(ctx context.Context, runner execute.Runner, t taskTest, idx []int
 	for k, i := range idx {
 		progs[k] = samples[i].Program
 	}
-	job := execute.Job{Programs: progs, Tests: []execute.Test{t.test}, Timeout: t.limit, AllowObjects: allowObjects && t.test.Suite == nil}
+	job := execute.Job{Programs: progs, Tests: []execute.Test{t.test}, TimePolicy: execute.Within(t.limit), AllowObjects: allowObjects && t.test.Suite == nil}
 	_, err := runner.Run(ctx, job, func(k int, row []execute.Result) {
 		s := samples[idx[k]]
 		r := Result{TaskID: s.TaskID, Completion: s.Completion, Index: s.Index}
@@ -346,7 +346,7 @@ func timeLimits(ctx context.Context, runner execute.Runner, ds *dataset.Dataset,
 		go func(i int) {
 			defer wg.Done()
 			defer func() { <-sem }()
-			m, err := runner.Run(ctx, execute.Job{Programs: progs[i : i+1], Tests: tests[i : i+1], Timeout: referenceLimit}, nil)
+			m, err := runner.Run(ctx, execute.Job{Programs: progs[i : i+1], Tests: tests[i : i+1], TimePolicy: execute.Within(referenceLimit)}, nil)
 			if err != nil {
 				errs <- fmt.Errorf("time the reference of %s: %w", known[i], err)
 				return

@@ -11,4 +11,8 @@
 // one, each problem's reference solution is run first and the problem's
 // limit is Factor × its run time, but at least Floor (the policy of
 // evalplus). Reference runs are cached like any other execution.
+//
+// check must not generate code or ask a model: it runs the samples it is
+// given through the caller's execute.Runner, under the time limits it
+// chooses, and counts what comes back.
 package check

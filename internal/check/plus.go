@@ -159,7 +159,7 @@ func HiddenSuite(ctx context.Context, runner execute.Runner, p dataset.Problem, 
 		return nil, fmt.Errorf("%s has no evalplus test inputs", p.ID)
 	}
 	rec := PlusSuite(p)
-	job := execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{{Suite: rec}}, Timeout: SuiteTimeout(rec)}
+	job := execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{{Suite: rec}}, TimePolicy: execute.Within(SuiteTimeout(rec))}
 	m, err := runner.Run(ctx, job, nil)
 	if err != nil {
 		return nil, fmt.Errorf("record the expected outputs of %s: %w", p.ID, err)

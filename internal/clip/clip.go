@@ -1,6 +1,3 @@
-// Package clip bounds text that untrusted code or a remote party chose
-// (exception names, values, error messages) before ticoder stores or shows
-// it.
 package clip
 
 import (

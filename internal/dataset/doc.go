@@ -47,4 +47,7 @@
 //
 // Loading never panics on bad input: a malformed file yields a *LineError
 // naming the file and line, e.g. "HumanEval.jsonl:17: missing field "test"".
+//
+// dataset must not run code or call a model: it reads and checks files, and
+// fetches the known ones.
 package dataset

@@ -16,7 +16,7 @@ import (
 // of the reference's value when output is true, else "fail".
 func (p Problem) AnswerCall(ctx context.Context, r execute.Runner, setup, call, shown string, output bool) (verdict, value string, err error) {
 	test := execute.Test{Setup: setup, Code: "assert " + call + " == " + shown, Input: call, Expected: shown}
-	m, err := r.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{test}, Timeout: 5 * time.Second}, nil)
+	m, err := r.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: []execute.Test{test}, TimePolicy: execute.Within(5 * time.Second)}, nil)
 	if err != nil {
 		return "", "", fmt.Errorf("run the reference of %s on %s: %w", p.Name, call, err)
 	}

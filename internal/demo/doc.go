@@ -29,4 +29,7 @@
 // The labels are the author's and only tests read them; the user interfaces
 // never show them. All the problems were written for ticoder; the first three
 // restate, in new words, the tasks of the TiCoder paper's user study.
+//
+// demo must not need a model or the network: everything it holds is
+// committed with the code.
 package demo

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/inputs"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
@@ -48,7 +49,7 @@ func TestLabelsHoldInSandbox(t *testing.T) {
 			for j, tc := range p.Tests {
 				tests[j] = tc.Test
 			}
-			m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: tests, Timeout: 5 * time.Second}, nil)
+			m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +106,7 @@ func hiddenRevealed(t *testing.T, pool *execute.Pool, p Problem, i int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job := execute.Job{Programs: []string{p.Reference, p.Candidates[i].Program}, Timeout: 5 * time.Second}
+	job := execute.Job{Programs: []string{p.Reference, p.Candidates[i].Program}, TimePolicy: execute.Within(5 * time.Second)}
 	for _, in := range ins {
 		job.Tests = append(job.Tests, in.Test())
 	}
@@ -153,12 +154,12 @@ func TestAnswerCall(t *testing.T) {
 
 // javaPool returns a Java pool closed at the test's end; it skips where the
 // machine has no JDK.
-func javaPool(t *testing.T) *execute.JavaPool {
+func javaPool(t *testing.T) *jvm.Pool {
 	t.Helper()
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	jp, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	jp, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,4 +75,9 @@
 // same settings, so a killed run resumes where it stopped. Summary renders
 // the paper's Table IV shape: per k, code ranker and protect setting, one row
 // per selector with the baseline pass@k and pass@k@m for each mode and m.
+//
+// eval must not ask a person (package oracle answers for one) or run code
+// but through the execute.Runner it is given; the time policy of its jobs
+// (Limits, the matrix's execute.TimePolicy) is its own decision, not the
+// engine's.
 package eval

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
@@ -119,8 +118,8 @@ func (l Limits) short(full time.Duration) time.Duration {
 // them runs where that call timed out. Short first-pass timeouts are
 // confirmed as Limits describes. The tests from skipFrom on (the input pool,
 // a tail) are skipped for a program once inputs.MaxTimeouts of them have
-// timed out in the first pass (execute.Job.SkipAfter); skipped tests are
-// timeouts with Exception execute.NotRun and are not confirmed.
+// timed out in the first pass (execute.TimePolicy.SkipAfter); skipped tests
+// are timeouts with Exception execute.NotRun and are not confirmed.
 func runMatrix(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, full []time.Duration, lim Limits, hidden, skipFrom int) ([][]execute.Result, error) {
 	first := make([]int, len(tests)) // first test with the same call, or itself
 	seen := map[string]int{}
@@ -141,14 +140,14 @@ func runMatrix(ctx context.Context, runner execute.Runner, programs []string, te
 			seen[k] = j
 		}
 	}
-	rows, err := runSparse(ctx, runner, programs, tests, short, skip{inputs.MaxTimeouts, skipFrom}, func(_, j int) bool { return first[j] == j })
+	rows, err := runSparse(ctx, runner, programs, tests, execute.TimePolicy{Timeouts: short, SkipAfter: inputs.MaxTimeouts, SkipFrom: skipFrom}, func(_, j int) bool { return first[j] == j })
 	if err != nil {
 		return nil, err
 	}
 	if err := confirmTimeouts(ctx, runner, programs, tests, short, full, lim.Confirm, rows); err != nil {
 		return nil, err
 	}
-	more, err := runSparse(ctx, runner, programs, tests, full, skip{}, func(i, j int) bool {
+	more, err := runSparse(ctx, runner, programs, tests, execute.PerTest(full), func(i, j int) bool {
 		return first[j] != j && rows[i][first[j]].Outcome != execute.Timeout
 	})
 	if err != nil {
@@ -184,7 +183,7 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 			}
 		}
 	}
-	conf, err := runSparse(ctx, runner, programs, tests, full, skip{}, func(i, j int) bool { return picked[i][j] })
+	conf, err := runSparse(ctx, runner, programs, tests, execute.PerTest(full), func(i, j int) bool { return picked[i][j] })
 	if err != nil {
 		return err
 	}
@@ -195,7 +194,7 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 			finished[i] = finished[i] || conf[i][j].Outcome != execute.Timeout
 		}
 	}
-	redo, err := runSparse(ctx, runner, programs, tests, full, skip{}, func(i, j int) bool { return finished[i] && shortOut(i, j) })
+	redo, err := runSparse(ctx, runner, programs, tests, execute.PerTest(full), func(i, j int) bool { return finished[i] && shortOut(i, j) })
 	if err != nil {
 		return err
 	}
@@ -209,15 +208,11 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 	return nil
 }
 
-// skip is a run's execute.Job.SkipAfter rule: after the tests from index
-// from on have timed out after times on a program, it skips the rest of
-// them (off when after is 0).
-type skip struct{ after, from int }
-
-// runSparse runs test j on program i only where want(i, j); the other cells
-// are left as zero Results with Outcome Fail. Programs that want the same
-// tests share one job.
-func runSparse(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, timeouts []time.Duration, sk skip, want func(i, j int) bool) ([][]execute.Result, error) {
+// runSparse runs test j on program i only where want(i, j), under policy
+// (whose Timeouts and SkipFrom are those of tests); the other cells are
+// left as zero Results with Outcome Fail. Programs that want the same tests
+// share one job.
+func runSparse(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, policy execute.TimePolicy, want func(i, j int) bool) ([][]execute.Result, error) {
 	rows := make([][]execute.Result, len(programs))
 	groups := map[string][]int{}
 	var order []string
@@ -245,18 +240,12 @@ func runSparse(ctx context.Context, runner execute.Runner, programs []string, te
 	}
 	for _, k := range order {
 		js, is := cols[k], groups[k]
-		job := execute.Job{Programs: make([]string, len(is)), Tests: make([]execute.Test, len(js)), Timeouts: make([]time.Duration, len(js))}
-		if sk.after > 0 {
-			job.SkipAfter, job.SkipFrom = sk.after, len(js)
-			if k := slices.IndexFunc(js, func(j int) bool { return j >= sk.from }); k >= 0 {
-				job.SkipFrom = k
-			}
-		}
+		job := execute.Job{Programs: make([]string, len(is)), Tests: make([]execute.Test, len(js)), TimePolicy: policy.Columns(js)}
 		for a, i := range is {
 			job.Programs[a] = programs[i]
 		}
 		for b, j := range js {
-			job.Tests[b], job.Timeouts[b] = tests[j], timeouts[j]
+			job.Tests[b] = tests[j]
 		}
 		m, err := runner.Run(ctx, job, nil)
 		if err != nil {

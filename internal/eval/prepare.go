@@ -195,7 +195,7 @@ func (c candidateColumns) eqTimeouts() []time.Duration { return c.timeouts[c.nt 
 // generated tests, the comparisons and the hidden test, then the input
 // pool last, smallest calls first (inputs.RunOrder), so that a candidate
 // that timed out on inputs.MaxTimeouts of them is not called on the rest
-// (execute.Job.SkipAfter).
+// (execute.TimePolicy.SkipAfter).
 func (c candidateColumns) runOrder(ins []inputs.Input) (perm []int, skipFrom int) {
 	perm = make([]int, 0, len(c.tests))
 	for j := range c.ng {
@@ -283,7 +283,7 @@ func compareOutputs(ctx context.Context, runner execute.Runner, user string, col
 	oracle.SettleTimeouts(cols.eq, eqResults[:n], calls)
 	eqResults[n] = make([]execute.Result, len(cols.eq))
 	if len(cols.eq) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: cols.eq, Timeouts: cols.eqTimeouts()}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{user}, Tests: cols.eq, TimePolicy: execute.PerTest(cols.eqTimeouts())}, nil)
 		if err != nil {
 			return nil, err
 		}
@@ -303,7 +303,7 @@ func compareOutputs(ctx context.Context, runner execute.Runner, user string, col
 func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem, tests []execute.Test, limits []time.Duration) (string, []execute.Result, error) {
 	hidden := len(tests) - 1
 	if guarded, ok := p.Guarded(); ok {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{guarded}, Tests: tests, Timeouts: limits}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: []string{guarded}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
 		if err != nil {
 			return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 		}
@@ -313,7 +313,7 @@ func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem
 		slog.Debug("contract left out: the guarded reference fails the hidden test", "task", p.ID,
 			"outcome", m.Results[0][hidden].Outcome, "exception", m.Results[0][hidden].Exception)
 	}
-	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: tests, Timeouts: limits}, nil)
+	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
 	if err != nil {
 		return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 	}
@@ -364,7 +364,7 @@ func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct
 	if len(run) == 0 {
 		return n, nil
 	}
-	m, err := runner.Run(ctx, execute.Job{Programs: run, Tests: []execute.Test{hidden}, Timeout: limit}, nil)
+	m, err := runner.Run(ctx, execute.Job{Programs: run, Tests: []execute.Test{hidden}, TimePolicy: execute.Within(limit)}, nil)
 	if err != nil {
 		return 0, err
 	}

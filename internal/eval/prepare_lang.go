@@ -70,7 +70,7 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 	programs := candidatePrograms(g.Candidates)
 	out := newProblemIn(p, g, calls)
 	if len(programs) > 0 {
-		m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: all, Timeouts: timeouts}, nil)
+		m, err := runner.Run(ctx, execute.Job{Programs: programs, Tests: all, TimePolicy: execute.PerTest(timeouts)}, nil)
 		if err != nil {
 			return Problem{}, fmt.Errorf("run the candidates of %s: %w", p.ID, err)
 		}
@@ -147,7 +147,7 @@ func referenceIn(ctx context.Context, runner execute.Runner, p dataset.Problem, 
 		limits[j] = max(lim.Reference, lim.Timeout)
 	}
 	limits[0] = max(lim.HiddenReference, lim.Timeout)
-	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, Timeouts: limits}, nil)
+	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: all, TimePolicy: execute.PerTest(limits)}, nil)
 	if err != nil {
 		return execute.Result{}, nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
 	}

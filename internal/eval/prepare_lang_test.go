@@ -9,6 +9,7 @@ import (
 
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/llm"
 	"github.com/ticoder/ticoder/internal/rank"
 	"github.com/ticoder/ticoder/internal/testutil"
@@ -33,7 +34,7 @@ func TestRunInMBJPReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jp, err := execute.NewJavaPool(ctx, execute.Options{Workers: 2})
+	jp, err := jvm.NewPool(ctx, execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestRunInMBJPReplay(t *testing.T) {
 				t.Fatal(err)
 			}
 			// The raw samples with the hidden test, one by one.
-			m, err := jp.Run(ctx, execute.Job{Programs: g.Raw, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, Timeout: 10 * time.Second}, nil)
+			m, err := jp.Run(ctx, execute.Job{Programs: g.Raw, Tests: []execute.Test{{Code: p.Test, Trusted: true}}, TimePolicy: execute.Within(10 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -164,7 +164,7 @@ func checkSynthesized(t *testing.T, pool execute.Runner, reference string, prob 
 	for _, c := range calls {
 		tests = append(tests, inputs.Input{Call: c}.Test())
 	}
-	m, err := pool.Run(context.Background(), execute.Job{Programs: []string{reference}, Tests: tests, Timeout: time.Second}, nil)
+	m, err := pool.Run(context.Background(), execute.Job{Programs: []string{reference}, Tests: tests, TimePolicy: execute.Within(time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

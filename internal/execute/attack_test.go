@@ -85,7 +85,7 @@ func runAttack(t *testing.T, p *Pool, a attack) {
 		{Code: "assert f() == 42", Input: "f()", Expected: "42"},
 		{Code: "assert 1 + 1 == 2"},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{a.program, goodProgram}, Tests: tests, Timeout: time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{a.program, goodProgram}, Tests: tests, TimePolicy: Within(time.Second)}, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

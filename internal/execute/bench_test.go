@@ -26,7 +26,7 @@ func BenchmarkTrivialTests(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		// A different program each iteration: nothing is cached or deduplicated.
 		prog := fmt.Sprintf("def f(x):\n    return x + 1  # %d\n", i)
-		if _, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: time.Second}, nil); err != nil {
+		if _, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, TimePolicy: Within(time.Second)}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -49,7 +49,7 @@ func BenchmarkPerCandidate(b *testing.B) {
 		for k := range progs {
 			progs[k] = fmt.Sprintf("def f(x):\n    return x + 1  # %d %d\n", i, k)
 		}
-		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: time.Second}, nil); err != nil {
+		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(time.Second)}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -78,7 +78,7 @@ func BenchmarkHiddenTest(b *testing.B) {
 		for k := range progs {
 			progs[k] = fmt.Sprintf("from typing import List\n\ndef f(x):\n    return x + 1  # %d %d\n", i, k)
 		}
-		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: time.Second}, nil); err != nil {
+		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(time.Second)}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -89,7 +89,7 @@ func BenchmarkHiddenTest(b *testing.B) {
 // programs and 50 tests: as the typed runRequest, and as the map[string]any
 // it replaced (built here only to compare).
 func BenchmarkRunRequestEncode(b *testing.B) {
-	job := Job{AllowObjects: false, DegradeAfter: 2}
+	job := Job{AllowObjects: false, TimePolicy: TimePolicy{DegradeAfter: 2}}
 	tests := make([]Test, 50)
 	timeouts := make([]float64, len(tests))
 	for i := range tests {

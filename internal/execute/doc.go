@@ -82,17 +82,22 @@
 // and exceptions. It cannot reach another program's results, a verdict, the
 // worker, the host or the network.
 //
-// # Java
+// # Other languages
 //
-// JavaPool runs Java programs the same way from the outside (Job, Matrix,
-// Cache) on long-lived sandboxed JVMs instead: each compiles a program in
-// memory and runs each test on a thread of its own in a fresh class loader,
-// and its replies carry a nonce the program cannot learn. See java.go and
-// jworker/ for how the worker is kept out of the program's reach.
+// A language whose programs need a runtime of their own implements Driver
+// in a package of its own and is run by a DriverPool, from the same Job,
+// Matrix and Cache: Java's is internal/execute/jvm (long-lived sandboxed
+// JVMs that compile a program in memory and run each test on a thread of
+// its own, in a fresh class loader). internal/lang/langs lists each such
+// language's Starter.
 //
 // Outcomes are pass, fail (AssertionError, or a value that is not plain
 // data), error (any other exception, SystemExit included; Result.Exception
 // names its type), timeout and crash. Identical programs run once per job and
 // every result is cached by the hash of (harness version, program, test, time
 // limit) in SQLite (Cache).
+//
+// execute must not know a benchmark's rules or read a language's programs in
+// Go: which tests run, under which TimePolicy, is its caller's choice;
+// values are judged by the workers.
 package execute

@@ -66,7 +66,7 @@ func TestIntegrityForgedResults(t *testing.T) {
 		t.Run(a.name, func(t *testing.T) {
 			// The attacker runs first and between the others, on one worker.
 			progs := []string{a.program, right, wrong}
-			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: integrityTests, Timeout: 2 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: integrityTests, TimePolicy: Within(2 * time.Second)}, nil)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -107,7 +107,7 @@ def f():
             pass
     return opened
 `
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{{Code: "assert f() == []", Input: "f()", Expected: "[]"}}, Timeout: 2 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{{Code: "assert f() == []", Input: "f()", Expected: "[]"}}, TimePolicy: Within(2 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestIntegrityValues(t *testing.T) {
 	for _, c := range cases {
 		tests = append(tests, Test{Code: "assert f() == " + c.expected, Input: "f()", Expected: c.expected})
 	}
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestObjectsFailUnlessAllowed(t *testing.T) {
 	}
 	p := newTestPool(t, Options{Workers: 1})
 	for _, allow := range []bool{false, true} {
-		m, err := p.Run(context.Background(), Job{Programs: []string{anything}, Tests: tests, Timeout: 2 * time.Second, AllowObjects: allow}, nil)
+		m, err := p.Run(context.Background(), Job{Programs: []string{anything}, Tests: tests, TimePolicy: Within(2 * time.Second), AllowObjects: allow}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestCandidateTextIsBounded(t *testing.T) {
 		{Code: "assert f() != f()"},
 	}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +259,7 @@ func TestManyJudgedTests(t *testing.T) {
 	}
 	tests = append(tests, Test{Code: "assert f(1) == 1 / 0", Input: "f(1)", Expected: "1 / 0"})
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{"def f(x):\n    return x + 1\n"}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{"def f(x):\n    return x + 1\n"}, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +283,7 @@ func TestSameHashesInEveryWorker(t *testing.T) {
 	var seen []string
 	for range 3 {
 		p := newTestPool(t, Options{Workers: 1})
-		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{test}, Timeout: 2 * time.Second}, nil)
+		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: []Test{test}, TimePolicy: Within(2 * time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,7 +308,7 @@ func TestPrefetchedCalls(t *testing.T) {
 		{Code: "assert f(5) == 5", Input: "f(5)", Expected: "5"},
 	}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{counter, loopsLater}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{counter, loopsLater}, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -330,7 +330,7 @@ func TestKillingTheSandboxHurtsOnlyItself(t *testing.T) {
 	progs := []string{killer, goodProgram, killer, goodProgram + "# 2\n"}
 	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ def f():
     return done
 `, c.attack)
 			p := newTestPool(t, Options{Workers: 1})
-			m, err := p.Run(context.Background(), Job{Programs: []string{look, attacker, look + "# after\n"}, Tests: tests, Timeout: 2 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: []string{look, attacker, look + "# after\n"}, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -414,7 +414,7 @@ def f():
 `, cond, sig)
 				progs := []string{goodProgram, sender, goodProgram + "# 2\n", goodProgram + "# 3\n"}
 				p := newTestPool(t, Options{Workers: 1})
-				m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+				m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -462,7 +462,7 @@ func checkCleanAfter(t *testing.T, p *Pool, plant string) {
 	t.Helper()
 	look := "import os\ndef f():\n    return sorted(os.listdir('/tmp')) + [os.getcwd()] + sorted(os.listdir('.'))\n"
 	tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
-	m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, Timeout: 2 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{plant, look}, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -505,7 +505,7 @@ def f():
 	for _, c := range cases {
 		t.Run(c.s, func(t *testing.T) {
 			progs := []string{fmt.Sprintf(forge, c.s), "def f():\n    return 42\n", "def f():\n    return 41\n"}
-			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -537,7 +537,7 @@ func TestTestTimeCoversProgramAndTest(t *testing.T) {
 		{Code: "def check(candidate):\n    assert candidate() == 42\n    assert candidate() == 42\ncheck(f)\n", Trusted: true},
 	}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestProgramNamesDoNotReachTests(t *testing.T) {
 				// math or nothing, never another module.
 				tests[0].Code = strings.Replace(tests[0].Code, "import math\n", "", 1)
 			}
-			m, err := p.Run(context.Background(), Job{Programs: []string{c.wrong, c.right}, Tests: tests, Timeout: 2 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: []string{c.wrong, c.right}, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -71,7 +71,7 @@ func TestEntryWithABuiltinsName(t *testing.T) {
 	}
 	progs := []string{"def sum(a, b):\n    return a + b\n", "def sum(a, b):\n    return 0\n"}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -139,7 +139,7 @@ func TestNothingTrustedInUntrustedMemory(t *testing.T) {
 		{Code: memScan + "CONTROL = b'CONTROL-bytes-' + 'built-here'.encode()\nassert scan(" + pairs + ") == [True, False, False, False]\n"},
 	}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{earlier, scanner}, Tests: tests, Timeout: 10 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{earlier, scanner}, Tests: tests, TimePolicy: Within(10 * time.Second)}, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -161,7 +161,7 @@ func TestJudgeLeavesNothing(t *testing.T) {
 	}
 	prog := "import os\ndef f():\n    return sorted(os.listdir('/tmp')), len([p for p in os.listdir('/proc') if p.isdigit()])\n"
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}
@@ -193,7 +193,7 @@ def f():
 	look := "def f():\n    return [len(open('/proc/sysvipc/' + k).readlines()) for k in ('shm', 'sem', 'msg')]\n"
 	tests := []Test{{Code: "assert f() == 0", Input: "f()", Expected: "0"}}
 	p := newTestPool(t, Options{Workers: 1})
-	m, err := p.Run(context.Background(), Job{Programs: []string{create, look}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{create, look}, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatalf("Run: %v", err)
 	}

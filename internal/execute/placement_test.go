@@ -108,7 +108,7 @@ def f():
 	for i := range 4 * len(cpus) {
 		progs = append(progs, fmt.Sprintf("%s# %d\n", prog, i))
 	}
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{{Input: "f()", Expected: "0"}}, Timeout: 10 * time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{{Input: "f()", Expected: "0"}}, TimePolicy: Within(10 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,8 @@ func (l Limits) workerLimits() sandbox.CgroupLimits {
 	return sandbox.CgroupLimits{Memory: l.WorkerMemory, Processes: procs + 8}
 }
 
-// Options configure a Pool.
+// Options configure a Pool, and a Starter's executor (see Starter for the
+// fields it reads).
 type Options struct {
 	// Workers is the number of sandboxed Python workers (default: one per CPU).
 	Workers int
@@ -69,9 +70,6 @@ type Options struct {
 	// NoSafePath is set for an interpreter older than Python 3.11, which
 	// has no -P flag.
 	NoSafePath bool
-	// JavaProject, when not nil, runs a Java pool's programs inside a
-	// project (see JavaProject); Sandbox must then show the project.
-	JavaProject *JavaProject
 	// Cgroups selects how workers are isolated from each other (default
 	// sandbox.CgroupsAuto: a cgroup per worker where the machine allows one,
 	// rlimits alone otherwise; see sandbox.Cgroups).
@@ -175,8 +173,7 @@ func (p *Pool) acquire(ctx context.Context) (*worker, error) {
 	})
 }
 
-// slotted is a sandboxed process kept in a pool's slot: the Python worker
-// or the JVM worker.
+// slotted is a sandboxed process kept in a pool's slot: the Python worker.
 type slotted interface {
 	comparable
 	exited() <-chan struct{}

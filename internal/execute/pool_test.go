@@ -66,7 +66,7 @@ func TestRunMatrix(t *testing.T) {
 		{Code: "assert f(3) > 0"},
 		{Setup: "y = 4", Code: "assert f(y) == 5", Input: "f(y)", Expected: "5"},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: time.Second}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +110,8 @@ func TestCacheSkipsWork(t *testing.T) {
 		t.Run(fmt.Sprintf("%d tests", n), func(t *testing.T) {
 			p, db := newCachedPool(t, Options{})
 			job := Job{
-				Programs: []string{"import random\ndef f(k):\n    return random.random()\n"},
-				Timeout:  time.Second,
+				Programs:   []string{"import random\ndef f(k):\n    return random.random()\n"},
+				TimePolicy: Within(time.Second),
 			}
 			for k := 0; k < n; k++ {
 				job.Tests = append(job.Tests, Test{Code: fmt.Sprintf("assert f(%d) < 2", k), Input: fmt.Sprintf("f(%d)", k), Expected: "2"})
@@ -163,8 +163,7 @@ func TestDegradeAfterTimeouts(t *testing.T) {
 		tests[i].Setup = "n = " + string(rune('0'+i)) // six distinct tests
 	}
 	loop := "def f():\n    while True:\n        pass\n"
-	m, err := p.Run(context.Background(), Job{Programs: []string{loop}, Tests: tests, Timeout: time.Second,
-		DegradeAfter: 2, DegradeLimit: 50 * time.Millisecond}, nil)
+	m, err := p.Run(context.Background(), Job{Programs: []string{loop}, Tests: tests, TimePolicy: TimePolicy{Timeout: time.Second, DegradeAfter: 2, DegradeLimit: 50 * time.Millisecond}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,8 +191,7 @@ func TestSkipAfterTimeouts(t *testing.T) {
 	}
 	loopsOnNegative := "def f(x):\n    while x < 0:\n        pass\n    return x\n"
 	const skipAfter, skipFrom = 2, 1
-	job := Job{Programs: []string{loopsOnNegative, "def f(x):\n    return x\n"}, Tests: tests, Timeout: 50 * time.Millisecond,
-		SkipAfter: skipAfter, SkipFrom: skipFrom}
+	job := Job{Programs: []string{loopsOnNegative, "def f(x):\n    return x\n"}, Tests: tests, TimePolicy: TimePolicy{Timeout: 50 * time.Millisecond, SkipAfter: skipAfter, SkipFrom: skipFrom}}
 	cases := []struct {
 		program   int
 		test      int
@@ -231,7 +229,7 @@ func TestUnsafeModeRunsWithoutNamespaces(t *testing.T) {
 	test := []Test{{Code: "assert f() == True", Input: "f()", Expected: "True"}}
 	for _, unsafe := range []bool{true, false} {
 		p := newTestPool(t, Options{Workers: 1, Sandbox: sandbox.Config{Unsafe: unsafe}})
-		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: test, Timeout: time.Second}, nil)
+		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: test, TimePolicy: Within(time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -409,7 +407,7 @@ func TestChainedRequests(t *testing.T) {
 				progs = append(progs, fmt.Sprintf("%s# %d %s\n", prog, i, strings.Repeat("x", c.pad)))
 			}
 			p := newTestPool(t, Options{Workers: 1})
-			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 2 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -441,7 +439,7 @@ func TestCacheErrorRetiresTheWorker(t *testing.T) {
 			p, db := newCachedPool(t, Options{Workers: 1})
 			p.opts.Cache.batchRows = batchRows
 			job := func(base int) Job {
-				j := Job{Tests: []Test{{Code: "assert f() >= 0", Input: "f()", Expected: "0"}}, Timeout: 2 * time.Second}
+				j := Job{Tests: []Test{{Code: "assert f() >= 0", Input: "f()", Expected: "0"}}, TimePolicy: Within(2 * time.Second)}
 				for i := 0; i < 40; i++ { // tasks of several programs each
 					j.Programs = append(j.Programs, fmt.Sprintf("def f():\n    return %d\n", base+i))
 				}
@@ -474,9 +472,9 @@ func TestCacheErrorRetiresTheWorker(t *testing.T) {
 func TestCacheSeesUnwrittenResults(t *testing.T) {
 	p, db := newCachedPool(t, Options{Workers: 2})
 	job := Job{
-		Programs: []string{"import random\ndef f():\n    return random.random()\n"},
-		Tests:    []Test{{Code: "assert f() < 2", Input: "f()", Expected: "2"}},
-		Timeout:  time.Second,
+		Programs:   []string{"import random\ndef f():\n    return random.random()\n"},
+		Tests:      []Test{{Code: "assert f() < 2", Input: "f()", Expected: "2"}},
+		TimePolicy: Within(time.Second),
 	}
 	var (
 		inner    *Matrix
@@ -507,7 +505,7 @@ func TestCacheBatches(t *testing.T) {
 		j := Job{Tests: []Test{
 			{Code: "assert f() >= 0", Input: "f()", Expected: "0"},
 			{Code: "assert f() != 7", Input: "f()", Expected: "7"},
-		}, Timeout: 2 * time.Second}
+		}, TimePolicy: Within(2 * time.Second)}
 		for i := 0; i < n; i++ {
 			j.Programs = append(j.Programs, fmt.Sprintf("def f():\n    return %d\n", base+i))
 		}

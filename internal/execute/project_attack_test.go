@@ -102,7 +102,7 @@ def probe():
 func TestProjectModule(t *testing.T) {
 	pool, _, src := projectPool(t)
 	good := strings.Replace(src, "    ...\n", "    if not 0 <= percent <= 100:\n        raise ValueError(percent)\n    return round_cents(price * (100 - percent) / 100)\n", 1)
-	job := Job{Programs: []string{good, src}, Timeout: 5 * time.Second, Tests: []Test{
+	job := Job{Programs: []string{good, src}, TimePolicy: Within(5 * time.Second), Tests: []Test{
 		{Code: "assert apply_discount(10.0, 15) == 8.5", Input: "apply_discount(10.0, 15)", Expected: "8.5"},
 		{Code: "assert label(8.5) == '8.50 EUR'", Input: "label(8.5)", Expected: "'8.50 EUR'"},
 		{Code: "assert with_vat(10.0) == 12.0\nassert VAT == 0.2"},
@@ -130,7 +130,7 @@ func TestProjectModule(t *testing.T) {
 func TestProjectHostile(t *testing.T) {
 	pool, fx, src := projectPool(t)
 	program := strings.Replace(src, "VAT = 0.2\n", "VAT = 0.2\nROOT = "+pyQuote(fx.Root)+"\n", 1) + hostileProbe
-	job := Job{Programs: []string{program}, Timeout: 10 * time.Second, Tests: []Test{
+	job := Job{Programs: []string{program}, TimePolicy: Within(10 * time.Second), Tests: []Test{
 		{Code: "assert probe() == []", Input: "probe()", Expected: "[]"},
 	}}
 	m, err := pool.Run(context.Background(), job, nil)

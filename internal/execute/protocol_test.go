@@ -34,7 +34,7 @@ func TestHiddenTestSeesEachAnswer(t *testing.T) {
 	p := newTestPool(t, Options{Workers: 1})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := p.Run(context.Background(), Job{Programs: []string{c.program}, Tests: []Test{{Code: check, Trusted: true}}, Timeout: 3 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: []string{c.program}, Tests: []Test{{Code: check, Trusted: true}}, TimePolicy: Within(3 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +66,7 @@ func TestBuiltinsRestoredBetweenTests(t *testing.T) {
 	p := newTestPool(t, Options{Workers: 1})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			m, err := p.Run(context.Background(), Job{Programs: []string{c.program}, Tests: tests, Timeout: 2 * time.Second}, nil)
+			m, err := p.Run(context.Background(), Job{Programs: []string{c.program}, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,7 +30,7 @@ var (
 
 // Batch is a piece of a job sent to run elsewhere: distinct programs and
 // the tests none of them has a cached result for, each test with its own
-// limit (Job.Timeouts is always set).
+// limit (Job.TimePolicy.Timeouts is always set).
 type Batch struct {
 	// ID is the batch's content address: the execution cache's hashes of
 	// its programs and tests with their limits, and its options. Equal
@@ -195,19 +195,15 @@ func (r *Remote) plan(st *runState, missing [][]int) []remoteBatch {
 // batch builds the batch of distinct programs progs on tests.
 func (r *Remote) batch(st *runState, progs, tests []int) remoteBatch {
 	job := Job{
-		Tests:        make([]Test, len(tests)),
-		Timeouts:     make([]time.Duration, len(tests)),
-		DegradeAfter: st.job.DegradeAfter,
-		DegradeLimit: st.job.DegradeLimit,
+		Tests: make([]Test, len(tests)),
+		TimePolicy: TimePolicy{
+			Timeouts:     make([]time.Duration, len(tests)),
+			DegradeAfter: st.job.DegradeAfter,
+			DegradeLimit: st.job.DegradeLimit,
+			SkipAfter:    st.job.SkipAfter,
+			SkipFrom:     st.job.SkipFromIn(tests), // tests ascend: the batch's tail from SkipFrom
+		},
 		AllowObjects: st.job.AllowObjects,
-		SkipAfter:    st.job.SkipAfter,
-		SkipFrom:     len(tests), // tests ascend: the batch's tail from SkipFrom
-	}
-	for i, j := range tests {
-		if j >= st.job.SkipFrom {
-			job.SkipFrom = i
-			break
-		}
 	}
 	parts := []string{"batch-v1"}
 	for _, d := range progs {

@@ -164,7 +164,7 @@ func TestResourceMemoryBoundedPerWorker(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}, {Code: "assert 1 + 1 == 2"}}
-			job := Job{Programs: []string{forkAndTouch(c.forks, c.mb), goodProgram}, Tests: tests, Timeout: 20 * time.Second}
+			job := Job{Programs: []string{forkAndTouch(c.forks, c.mb), goodProgram}, Tests: tests, TimePolicy: Within(20 * time.Second)}
 			m, err := p.Run(context.Background(), job, nil)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
@@ -242,7 +242,7 @@ func busyLoopsNextToCorrectProgram(t *testing.T, p *Pool) {
 	// correct runs cpuBound on a free worker and returns its slowest test.
 	correct := func(limit time.Duration) ([]Result, float64) {
 		t.Helper()
-		m, err := p.Run(context.Background(), Job{Programs: []string{cpuBound}, Tests: tests, Timeout: limit}, nil)
+		m, err := p.Run(context.Background(), Job{Programs: []string{cpuBound}, Tests: tests, TimePolicy: Within(limit)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -289,7 +289,7 @@ func load(t *testing.T, p *Pool, prog string, extra int) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := p.Run(ctx, Job{Programs: []string{prog}, Tests: []Test{{Code: "f()"}}, Timeout: time.Minute}, nil)
+		_, err := p.Run(ctx, Job{Programs: []string{prog}, Tests: []Test{{Code: "f()"}}, TimePolicy: Within(time.Minute)}, nil)
 		done <- err
 	}()
 	deadline := time.Now().Add(30 * time.Second)
@@ -326,7 +326,7 @@ func TestResourceCgroupsRemoved(t *testing.T) {
 		t.Helper()
 		progs := []string{goodProgram, "def f():\n    return 41\n"}
 		tests := []Test{{Code: "assert f() == 42", Input: "f()", Expected: "42"}}
-		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil); err != nil {
+		if _, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil); err != nil {
 			t.Fatalf("Run: %v", err)
 		}
 	}
@@ -403,7 +403,7 @@ func TestResourceProcessesBounded(t *testing.T) {
 				limit = p.opts.Limits.workerLimits().Processes
 			}
 			tests := []Test{{Code: "assert f() == 0", Input: "f()", Expected: "0"}, {Code: "assert 1 + 1 == 2"}}
-			job := Job{Programs: []string{forkCount, goodProgram}, Tests: tests, Timeout: 20 * time.Second}
+			job := Job{Programs: []string{forkCount, goodProgram}, Tests: tests, TimePolicy: Within(20 * time.Second)}
 			m, err := p.Run(context.Background(), job, nil)
 			if err != nil {
 				t.Fatalf("Run: %v", err)
@@ -446,7 +446,7 @@ func TestLoadedMachineKeepsVerdicts(t *testing.T) {
 	}
 	run := func(prog string, tests []Test, limit time.Duration) []Result {
 		t.Helper()
-		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: limit}, nil)
+		m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, TimePolicy: Within(limit)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

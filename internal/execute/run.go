@@ -53,9 +53,10 @@ type task struct {
 // runState is the bookkeeping of one Run call.
 type runState struct {
 	job      Job
-	distinct []string  // distinct programs
-	users    [][]int   // users[d]: indexes in job.Programs of distinct program d
-	timeouts []float64 // seconds, per test
+	distinct []string        // distinct programs
+	users    [][]int         // users[d]: indexes in job.Programs of distinct program d
+	limits   []time.Duration // per test, the policy's defaults applied
+	timeouts []float64       // the same in seconds
 	keys     *cacheKeys
 	saved    *cacheBatch // this Run's fresh results on their way to the cache; nil without one
 	matrix   *Matrix
@@ -318,13 +319,7 @@ func (p *Pool) frame(st *runState, t task, w *worker) (frame []byte, budget floa
 	req := newRunRequest(&st.job, tests, timeouts, progs, p.opts.Limits)
 	if st.job.SkipAfter > 0 {
 		req.SkipAfter = st.job.SkipAfter
-		req.SkipFrom = len(t.tests) // t.tests ascend: the task's tail from SkipFrom
-		for i, j := range t.tests {
-			if j >= st.job.SkipFrom {
-				req.SkipFrom = i
-				break
-			}
-		}
+		req.SkipFrom = st.job.SkipFromIn(t.tests) // t.tests ascend: the task's tail from SkipFrom
 	}
 	frame, err = json.Marshal(req)
 	if err != nil {

@@ -2,27 +2,19 @@ package execute
 
 import (
 	"context"
-	"fmt"
-	"time"
 )
 
 // newRunState checks a job and returns the bookkeeping of running it: each
-// test's limit in seconds (3 s when none is given), the distinct programs
+// test's limit (see TimePolicy.EachLimit), also in seconds, the distinct programs
 // and which indexes of job.Programs each stands for, and an empty matrix.
 // The caller sets keys.
 func newRunState(job Job, each func(int, []Result)) (*runState, error) {
-	if job.Timeouts != nil && len(job.Timeouts) != len(job.Tests) {
-		return nil, fmt.Errorf("run: %d timeouts for %d tests", len(job.Timeouts), len(job.Tests))
+	limits, err := job.EachLimit(len(job.Tests))
+	if err != nil {
+		return nil, err
 	}
-	st := &runState{job: job, each: each, timeouts: make([]float64, len(job.Tests))}
-	for j := range job.Tests {
-		t := job.Timeout
-		if job.Timeouts != nil {
-			t = job.Timeouts[j]
-		}
-		if t <= 0 {
-			t = 3 * time.Second
-		}
+	st := &runState{job: job, each: each, limits: limits, timeouts: make([]float64, len(job.Tests))}
+	for j, t := range limits {
 		st.timeouts[j] = t.Seconds()
 	}
 	index := map[string]int{}

@@ -20,7 +20,7 @@ func recordSuite(t *testing.T, p *Pool, reference string, s Suite, limit float64
 	}
 	rec.Seal()
 	m, err := p.Run(context.Background(), Job{Programs: []string{reference}, Tests: []Test{{Suite: &rec}},
-		Timeout: time.Duration(rec.Budget() * float64(time.Second))}, nil)
+		TimePolicy: Within(time.Duration(rec.Budget() * float64(time.Second)))}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ type suiteRow struct {
 func runSuite(t *testing.T, p *Pool, s *Suite, progs []string) []suiteRow {
 	t.Helper()
 	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{{Suite: s}},
-		Timeout: time.Duration(s.Budget() * float64(time.Second))}, nil)
+		TimePolicy: Within(time.Duration(s.Budget() * float64(time.Second)))}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package execute
 
 import (
 	"encoding/json"
-	"time"
 )
 
 // The requests and replies that cross between the Go supervisor and
@@ -84,11 +83,7 @@ type callReply struct {
 func newRunRequest(job *Job, tests []Test, timeouts []float64, progs []wireProgram, limits Limits) runRequest {
 	req := runRequest{Op: opRun, Tests: tests, Timeouts: timeouts, Programs: progs, Limits: limits,
 		AllowObjects: job.AllowObjects, Reduced: ReducedLimit, NotRun: NotRun}
-	if job.DegradeAfter > 0 {
-		limit := job.DegradeLimit
-		if limit <= 0 {
-			limit = 100 * time.Millisecond
-		}
+	if limit := job.reducedLimit(); limit > 0 {
 		req.DegradeAfter = job.DegradeAfter
 		req.DegradeLimit = limit.Seconds()
 	}

@@ -90,4 +90,7 @@
 //
 // Candidates and tests come in the order of their first appearance (First
 // ascending), which is deterministic.
+//
+// extract must not decide which candidates are right: it only cleans what
+// the model wrote.
 package extract

@@ -28,4 +28,7 @@
 //
 // RulesVersion names these rules; caches of generated candidates are keyed
 // on it (with extract.RulesVersion), not on the binary.
+//
+// generate must not run the candidates it makes: running and judging them is
+// the execution engine's, through the caller's runner.
 package generate

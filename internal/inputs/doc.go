@@ -56,7 +56,7 @@
 // calls per candidate under the caller's time limits. The calls run
 // smallest first (RunOrder) and a candidate that timed out on MaxTimeouts
 // of them is not called on the rest, which count as timeouts
-// (execute.Job.SkipAfter, execute.NotRun): a candidate that loops or is too
+// (execute.TimePolicy.SkipAfter, execute.NotRun): a candidate that loops or is too
 // slow on small inputs does the same on larger ones, and each timeout costs
 // a time limit and a new process. Both the simulation (package eval) and
 // live sessions (Synthesize) apply the rule, so a question behaves alike in
@@ -78,4 +78,7 @@
 // are evaluated with only those names, never as code; a repr that stands
 // for no value (cut by the engine's bound) equals only itself. nan equals
 // nan here, as a person comparing the values would say.
+//
+// inputs must not choose which question is asked or prune candidates: rank
+// and session do.
 package inputs

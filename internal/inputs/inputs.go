@@ -165,7 +165,7 @@ func Generate(ctx context.Context, c Caller, req Request) ([]Input, error) {
 
 // MaxTimeouts is how many calls of the input pool a program may time out on:
 // once it has, it is not called on the rest of the pool, and those calls
-// are recorded as timeouts (execute.NotRun; execute.Job.SkipAfter). The
+// are recorded as timeouts (execute.NotRun; execute.TimePolicy.SkipAfter). The
 // calls run smallest first (RunOrder), so the calls skipped are the larger
 // ones, on which a program that loops or is too slow on smaller inputs most
 // likely does the same. Both the simulated user (package eval) and live

@@ -47,7 +47,7 @@ const (
 // per input of the pool that req describes (req.Tests is taken from the
 // spec), which it runs on every candidate: one job, smallest calls first
 // (RunOrder), each call limited to min(timeout, CallTimeout); a program that
-// timed out twice gets 100 ms for the rest (execute.Job.DegradeAfter), and
+// timed out twice gets 100 ms for the rest (execute.TimePolicy.DegradeAfter), and
 // one that timed out MaxTimeouts times is not called on the rest (recorded
 // as timeouts, execute.NotRun). Values are numbered by Python's
 // == (Classes). It is safe for concurrent use if r is.
@@ -162,16 +162,22 @@ func Marks(pool Pool, n int, calls []int, first int) (atypical []bool, traits []
 	return atypical, traits
 }
 
-// callJob is the job that runs calls of the input pool on programs: each
-// call limited to min(timeout, CallTimeout), with Synthesize's degradation
-// after timeouts. The caller adds the tests.
+// callJob is the job that runs calls of the input pool on programs, under
+// callPolicy. The caller adds the tests.
 func callJob(programs []string, timeout time.Duration) execute.Job {
-	job := execute.Job{Programs: programs, Timeout: min(timeout, CallTimeout),
-		DegradeAfter: degradeAfter, DegradeLimit: degradeLimit, SkipAfter: MaxTimeouts}
-	if job.Timeout <= 0 {
-		job.Timeout = CallTimeout
+	return execute.Job{Programs: programs, TimePolicy: callPolicy(timeout)}
+}
+
+// callPolicy is the time policy of calls of the input pool: each call
+// limited to min(timeout, CallTimeout) (CallTimeout when timeout is not
+// positive), a program's later calls to degradeLimit once degradeAfter
+// have timed out, and none run once MaxTimeouts have.
+func callPolicy(timeout time.Duration) execute.TimePolicy {
+	limit := min(timeout, CallTimeout)
+	if limit <= 0 {
+		limit = CallTimeout
 	}
-	return job
+	return execute.TimePolicy{Timeout: limit, DegradeAfter: degradeAfter, DegradeLimit: degradeLimit, SkipAfter: MaxTimeouts}
 }
 
 // valueClasses numbers every value of the result matrices by Python's ==

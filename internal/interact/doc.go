@@ -35,4 +35,7 @@
 // never runs it), and the export (Java: CLASS.java and a JUnit 5 class
 // CLASSTest.java, run with JUnit in a sandboxed JVM). Java programs run on
 // the runner Builder.Runners gives for "java" (the JVM pool).
+//
+// interact must not draw a screen or speak HTTP: ui, server and mcpserver
+// present what it returns.
 package interact

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/lang"
 	"github.com/ticoder/ticoder/internal/session"
 )
@@ -71,7 +72,7 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 		return ex, nil
 	}
 	fails, err := c.lang.CheckExport(ctx, c.runner, f)
-	if errors.Is(err, execute.ErrNoJUnit) {
+	if errors.Is(err, jvm.ErrNoJUnit) {
 		ex.Unchecked = err.Error()
 		return ex, nil
 	}

@@ -37,7 +37,7 @@ func referenceValues(t *testing.T, r execute.Runner, p demo.Problem) []string {
 	for j, tc := range p.Tests {
 		tests[j] = tc.Test
 	}
-	m, err := r.Run(context.Background(), execute.Job{Programs: []string{p.Reference}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := r.Run(context.Background(), execute.Job{Programs: []string{p.Reference}, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

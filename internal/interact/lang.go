@@ -131,7 +131,7 @@ func (vc valueComparer) Equal(ctx context.Context, programs []string, test execu
 	}
 	vt := vc.l.ValueTest(test.Input, value)
 	vt.Setup = test.Setup
-	m, err := vc.r.Run(ctx, execute.Job{Programs: programs, Tests: []execute.Test{vt}, Timeout: 5 * time.Second}, nil)
+	m, err := vc.r.Run(ctx, execute.Job{Programs: programs, Tests: []execute.Test{vt}, TimePolicy: execute.Within(5 * time.Second)}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("compare outputs with %s: %w", value, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/dataset"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/extract"
 	"github.com/ticoder/ticoder/internal/lang"
 	"github.com/ticoder/ticoder/internal/lang/java"
@@ -136,7 +137,7 @@ func (c *Conversation) exportJava(ctx context.Context, candidate int, program st
 		return ex, nil
 	}
 	fails, err := CheckJavaTests(ctx, c.runner, t, program, ex.TestFile, tests, n)
-	if errors.Is(err, execute.ErrNoJUnit) {
+	if errors.Is(err, jvm.ErrNoJUnit) {
 		ex.Unchecked = err.Error()
 		return ex, nil
 	}

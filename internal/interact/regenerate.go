@@ -266,7 +266,7 @@ func valueJob(l lang.Language, programs, calls []string, timeout time.Duration) 
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	job := execute.Job{Programs: programs, Timeout: timeout}
+	job := execute.Job{Programs: programs, TimePolicy: execute.Within(timeout)}
 	for _, c := range calls {
 		job.Tests = append(job.Tests, l.ValueTest(c, ""))
 	}

@@ -413,7 +413,7 @@ func (b *Builder) matrix(ctx context.Context, r execute.Runner, cands []extract.
 	if timeout <= 0 {
 		timeout = 5 * time.Second
 	}
-	job := execute.Job{Programs: make([]string, len(cands)), Tests: make([]execute.Test, len(tests)), Timeout: timeout}
+	job := execute.Job{Programs: make([]string, len(cands)), Tests: make([]execute.Test, len(tests)), TimePolicy: execute.Within(timeout)}
 	for i, c := range cands {
 		job.Programs[i] = c.Program
 	}

@@ -1,10 +1,3 @@
-// Package langgen asks a model for the candidate programs and tests of a
-// problem in a language that reads its own programs and tests
-// (lang.TestExtractor, e.g. Java), as package extract does for Python: a
-// program is the language's Program of the prompt (or of what the model
-// continued) and the reply's code, equal programs (up to white space) are
-// one candidate, and the tests are the value tests the language reads in
-// the test replies.
 package langgen
 
 import (

@@ -27,4 +27,6 @@
 // Errors meant for a person are one line that says what to do; they match the
 // package's sentinel errors (ErrUnreachable, ErrUnauthorized, ErrModelNotFound,
 // ErrMalformedResponse, ErrCacheMiss, ...) with errors.Is.
+//
+// llm must not run or judge the code it receives.
 package llm

@@ -37,4 +37,7 @@
 // types are accepted only as Python literals (interact.CheckValue, in the
 // sandbox), code runs only in the sandbox, and dataset tasks are named, never
 // read from a path the client chooses.
+//
+// mcpserver must not hold TiCoder's rules: it maps MCP's tools, elicitation
+// and sampling onto package interact.
 package mcpserver

@@ -48,4 +48,8 @@
 // one the broker stays on loopback and local clients have both roles'
 // rights. Beyond loopback every listener needs authentication and TLS, and
 // monitoring stays on loopback (ErrOpenListener).
+//
+// natsexec must not trust what comes off the queue: a coordinator uses only
+// results signed by a worker key it trusts, and a worker checks a job's
+// shape before it runs it.
 package natsexec

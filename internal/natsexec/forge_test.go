@@ -97,9 +97,9 @@ func cached(t *testing.T, db *sql.DB) []execute.Outcome {
 // its own.
 func wrongJob(tag string) execute.Job {
 	return execute.Job{
-		Programs: []string{"def f():\n    return 1  # " + tag + "\n"},
-		Tests:    []execute.Test{{Code: "assert f() == 2"}},
-		Timeout:  5 * time.Second,
+		Programs:   []string{"def f():\n    return 1  # " + tag + "\n"},
+		Tests:      []execute.Test{{Code: "assert f() == 2"}},
+		TimePolicy: execute.Within(5 * time.Second),
 	}
 }
 

@@ -142,17 +142,17 @@ func TestRemoteMatchesPool(t *testing.T) {
 				{Code: "assert f(0) == 1", Input: "f(0)", Expected: "1"},
 				{Code: "assert f(2) == 3"},
 			},
-			Timeout: 3 * time.Second,
+			TimePolicy: execute.Within(3 * time.Second),
 		}},
 		{"timeouts", execute.Job{
-			Programs: []string{"def f(x):\n    while True:\n        pass\n", inc},
-			Tests:    []execute.Test{{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"}},
-			Timeout:  300 * time.Millisecond,
+			Programs:   []string{"def f(x):\n    while True:\n        pass\n", inc},
+			Tests:      []execute.Test{{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"}},
+			TimePolicy: execute.Within(300 * time.Millisecond),
 		}},
 		{"trusted, per-test limits", execute.Job{
-			Programs: []string{inc, "def f(x):\n    raise ValueError(x)\n"},
-			Tests:    []execute.Test{{Code: "def check(g):\n    assert g(1) == 2\ncheck(f)", Trusted: true}, {Code: "assert f(5) == 6"}},
-			Timeouts: []time.Duration{time.Second, 2 * time.Second},
+			Programs:   []string{inc, "def f(x):\n    raise ValueError(x)\n"},
+			Tests:      []execute.Test{{Code: "def check(g):\n    assert g(1) == 2\ncheck(f)", Trusted: true}, {Code: "assert f(5) == 6"}},
+			TimePolicy: execute.PerTest([]time.Duration{time.Second, 2 * time.Second}),
 		}},
 	}
 	for _, tc := range tests {
@@ -427,7 +427,7 @@ func TestResultInParts(t *testing.T) {
 // anything.
 func TestCheckJob(t *testing.T) {
 	ok := func() *execute.Job {
-		return &execute.Job{Programs: []string{"x = 1"}, Tests: []execute.Test{{Code: "assert x == 1"}}, Timeouts: []time.Duration{time.Second}}
+		return &execute.Job{Programs: []string{"x = 1"}, Tests: []execute.Test{{Code: "assert x == 1"}}, TimePolicy: execute.PerTest([]time.Duration{time.Second})}
 	}
 	tests := []struct {
 		name string

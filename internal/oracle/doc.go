@@ -44,4 +44,7 @@
 // `assert CALL == V` on every candidate, computed by the execution engine
 // with Python's ==. EqualTests lists the tests to run for it; AddValues adds
 // a synthesized question's comparisons from the values' classes.
+//
+// oracle must not run code itself: the reference's results and the
+// comparisons come from the execution engine.
 package oracle

@@ -127,7 +127,7 @@ func TestTableInSandbox(t *testing.T) {
 		{Code: "assert f('a') == 1", Input: "f('a')", Expected: "1"},
 		{Code: "assert len(f(2)) == 2"},
 	}
-	m, err := pool.Run(ctx, execute.Job{Programs: programs, Tests: tests, Timeout: 3 * time.Second}, nil)
+	m, err := pool.Run(ctx, execute.Job{Programs: programs, Tests: tests, TimePolicy: execute.Within(3 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestTableInSandbox(t *testing.T) {
 	if diff := cmp.Diff([]int{0}, from); diff != "" {
 		t.Fatalf("tests needing a comparison (-want +got):\n%s", diff)
 	}
-	em, err := pool.Run(ctx, execute.Job{Programs: programs, Tests: eq, Timeout: 3 * time.Second}, nil)
+	em, err := pool.Run(ctx, execute.Job{Programs: programs, Tests: eq, TimePolicy: execute.Within(3 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,4 +5,6 @@
 // stderr (a bar redrawn in place on a terminal, a plain line every few
 // seconds in a log, nothing with --quiet), the web server and tests pass Nop
 // or their own implementation.
+//
+// Library code must not write progress to stdout or stderr itself.
 package progress

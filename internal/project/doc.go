@@ -20,4 +20,7 @@
 // settings.gradle(.kts), .git); Classpath returns the project's build
 // output and the jars given, JavaSandbox the sandbox's view of the project
 // and JavaFingerprint what cached results depend on.
+//
+// project must not run candidates: it only says where they run and what they
+// may see.
 package project

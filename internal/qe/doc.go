@@ -98,4 +98,7 @@
 // lexical ones stay near the floor.
 //
 // Estimators are safe for concurrent use once built.
+//
+// qe must not run code: the estimators that run candidates are in
+// qe/estimate, on the caller's runner.
 package qe

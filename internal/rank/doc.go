@@ -113,4 +113,6 @@
 // weighted by multiplicity; the rest of the order is only for display.
 // Classes groups a ranking into behaviour classes, each shown by its
 // best-ranked member with the class's total multiplicity.
+//
+// rank must not run code: it reads the matrix it is given.
 package rank

@@ -10,4 +10,6 @@
 // program to run. A bad line (invalid or truncated JSON, an unknown task, an
 // unmatched prompt) becomes a Sample whose Err names the file and line; the
 // other samples are never lost.
+//
+// samples must not run or judge the samples it reads.
 package samples

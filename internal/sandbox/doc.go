@@ -11,4 +11,8 @@
 // /usr/bin/python3. Every program that uses this package must call Main first
 // thing in its main function (and tests in TestMain), so that the re-executed
 // binary becomes the init.
+//
+// sandbox must not know what the process it isolates computes or whether it
+// is right: it starts the process (Python, or a JVM: JVMConfig) and leaves
+// judging to package execute.
 package sandbox

@@ -13,6 +13,7 @@ import (
 	"github.com/ticoder/ticoder/api"
 	"github.com/ticoder/ticoder/internal/demo"
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/interact"
 	"github.com/ticoder/ticoder/internal/session"
 )
@@ -26,7 +27,7 @@ func TestBrowserJavaDemo(t *testing.T) {
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	jp, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	jp, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +86,7 @@ func TestBrowserJavaDemo(t *testing.T) {
 	}
 	check := value[string](t, ctx, "document.getElementById('check').textContent")
 	want := "pass against this code"
-	if _, err := execute.JUnitJar(); err != nil {
+	if _, err := jvm.JUnitJar(); err != nil {
 		want = "Not run in the sandbox"
 	}
 	if !strings.Contains(check, want) {

@@ -23,4 +23,6 @@
 // Output-mode values must be Python literals (interact.CheckValue), or in a
 // Java session Java values (lang/java's ReadValue): code typed as a value is
 // refused before anything runs.
+//
+// server must not hold TiCoder's rules: it serves interact's conversations.
 package server

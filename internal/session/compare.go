@@ -48,7 +48,7 @@ func (rc RunnerComparer) Equal(ctx context.Context, programs []string, test exec
 			EqualTest(test, value),
 			{Setup: test.Setup, Code: "_ = (" + value + ")"},
 		},
-		Timeout: timeout,
+		TimePolicy: execute.Within(timeout),
 	}
 	m, err := rc.Runner.Run(ctx, job, nil)
 	if err != nil {

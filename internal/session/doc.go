@@ -97,4 +97,8 @@
 //
 // A Session encodes to JSON (MarshalJSON) with its spec and history, and Load
 // resumes it exactly. A Session is not safe for concurrent use.
+//
+// A Session must not run code but through its Comparer (RunnerComparer runs
+// the comparisons in the sandbox): the matrices it is built from are
+// computed by its callers.
 package session

@@ -34,4 +34,7 @@
 // fragments. Where exact Python semantics matter (which completion is a
 // program, what a test asserts, whether a value is a literal), ticoder does
 // use ast, in the sandbox: extract.py, inputs.py and tools.py.
+//
+// srcscan must not run code: it only finds where code, strings and comments
+// are.
 package srcscan

@@ -17,4 +17,6 @@
 // is the CREATE TABLE IF NOT EXISTS text it ran before versions existed, so
 // databases from then are taken over with their rows. store imports none of
 // the packages that use it.
+//
+// It must not know what a table means: each package owns its SQL.
 package store

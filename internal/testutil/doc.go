@@ -7,4 +7,7 @@
 // one-line reason when it is missing, or fails when $TICODER_REQUIRE_DATA is
 // 1, as in CI. ForEachData runs a test on both. Receive and Wait give every
 // wait in a test a deadline and a message.
+//
+// Only tests (and other test helpers) import it; ticoder's own code must
+// not.
 package testutil

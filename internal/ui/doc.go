@@ -19,6 +19,9 @@
 //
 // Both return the candidate the user chose; writing the files is the
 // caller's job.
+//
+// ui must not hold TiCoder's rules: it shows an interact.Conversation and
+// passes the user's keys to it.
 package ui
 
 // Result is how a terminal session ended.

@@ -1,6 +1,3 @@
-// Package gentest gives the tests of packages that generate candidates the
-// committed fixture problems (HumanEval without examples) and a replay
-// provider of their recorded CodeGen-16B samples.
 package gentest
 
 import (

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 )
 
 // namesPrompt is a stub whose methods return a list, a set and a map.
@@ -88,7 +89,7 @@ func namesExports(t *testing.T, program string) []string {
 func junitOrSkip(t *testing.T) string {
 	t.Helper()
 	_, errJ := exec.LookPath("javac")
-	jar, err := execute.JUnitJar()
+	jar, err := jvm.JUnitJar()
 	if errJ != nil || err != nil {
 		if os.Getenv("TICODER_REQUIRE_JUNIT") == "1" {
 			t.Fatalf("TICODER_REQUIRE_JUNIT=1 but no JDK or JUnit: %v %v", errJ, err)
@@ -185,7 +186,7 @@ class Real {
 // obscures JUnit's packages) cannot forge its verdict.
 func TestCheckExportProgramNames(t *testing.T) {
 	junitOrSkip(t)
-	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 1})
+	pool, err := jvm.NewPool(context.Background(), execute.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

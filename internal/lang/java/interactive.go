@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/lang"
 )
 
@@ -288,9 +289,9 @@ const junitJar = "/usr/share/java/junit-platform-console-standalone.jar"
 var checkMain string
 
 // checkRunner runs a Java source file with JUnit on the class path (an
-// *execute.JavaPool).
+// *jvm.Pool).
 type checkRunner interface {
-	RunSource(ctx context.Context, job execute.SourceJob, stdin string, timeout time.Duration) (execute.SourceRun, error)
+	RunSource(ctx context.Context, job jvm.SourceJob, stdin string, timeout time.Duration) (jvm.SourceRun, error)
 }
 
 // CheckExport implements lang.Interactive: the code file and the test file
@@ -298,7 +299,7 @@ type checkRunner interface {
 // them in the user's build (one unit each), and the test class is run by
 // JUnit's launcher in a sandboxed JVM (r must be the Java pool), by a
 // main class compiled apart from them (see checkMain). It returns
-// execute.ErrNoJUnit when JUnit is not installed.
+// jvm.ErrNoJUnit when JUnit is not installed.
 func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]string, error) {
 	cr, ok := r.(checkRunner)
 	if !ok {
@@ -314,7 +315,7 @@ func (Java) CheckExport(ctx context.Context, r execute.Runner, f lang.Files) ([]
 	if pkg, _, _ := header(f.Tests, tokensOf(f.Tests)); pkg != "" {
 		testClass = pkg + "." + testClass
 	}
-	job := execute.SourceJob{Main: checkMain, Args: []string{testClass, f.CodeFile, f.TestFile},
+	job := jvm.SourceJob{Main: checkMain, Args: []string{testClass, f.CodeFile, f.TestFile},
 		Files: map[string]string{f.CodeFile: f.Code, f.TestFile: f.Tests}}
 	if f.CodeFile == f.TestFile {
 		return nil, fmt.Errorf("check the JUnit tests: the code file and the test file are both %s", f.CodeFile)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 )
 
 const minCostStub = `import java.util.*;
@@ -184,13 +185,13 @@ func TestExportJUnitRuns(t *testing.T) {
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	if _, err := execute.JUnitJar(); err != nil {
+	if _, err := jvm.JUnitJar(); err != nil {
 		if os.Getenv("TICODER_REQUIRE_JUNIT") == "1" {
 			t.Fatal(err)
 		}
 		t.Skip(err)
 	}
-	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 1})
+	pool, err := jvm.NewPool(context.Background(), execute.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,10 +275,10 @@ func TestCheckExportForgery(t *testing.T) {
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	if _, err := execute.JUnitJar(); err != nil {
+	if _, err := jvm.JUnitJar(); err != nil {
 		t.Skip(err)
 	}
-	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 1})
+	pool, err := jvm.NewPool(context.Background(), execute.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

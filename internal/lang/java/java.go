@@ -1,9 +1,3 @@
-// Package java is ticoder's Java language, as MBJP writes it: a prompt is a
-// class whose static method is left open (its Javadoc showing examples as
-// `> f(args)` and the value on the next line, in a JSON-like notation), a
-// program is prompt + completion, and a value test is a Java call
-// expression compared with an expected expression by the JVM worker's
-// plain-data comparison (see execute.JavaPool).
 package java
 
 import (

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/sandbox"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
@@ -117,7 +118,7 @@ func TestMBJPExamplesRunOnReferences(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	pool, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestMBJPExamplesRunOnReferences(t *testing.T) {
 		for _, e := range exs {
 			tests = append(tests, Java{}.ValueTest(e.Call, e.Expected))
 		}
-		m, err := pool.Run(context.Background(), execute.Job{Programs: []string{Java{}.Program(r.Prompt, *r.Canonical)}, Tests: tests, Timeout: 5 * time.Second}, nil)
+		m, err := pool.Run(context.Background(), execute.Job{Programs: []string{Java{}.Program(r.Prompt, *r.Canonical)}, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

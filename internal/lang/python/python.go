@@ -1,5 +1,3 @@
-// Package python is ticoder's Python language: programs are prompt +
-// completion, value tests are `assert CALL == EXPECTED`.
 package python
 
 import (

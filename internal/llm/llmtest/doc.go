@@ -11,4 +11,7 @@
 //
 //	srv := llmtest.New(t, llmtest.Config{Respond: llmtest.Fixed("    return x\n")})
 //	p, _ := llm.Open(llm.Spec{Kind: llm.KindVLLM, Model: "m", BaseURL: srv.URL}, llm.Options{})
+//
+// Only tests (and other test helpers) import it; ticoder's own code must
+// not.
 package llmtest

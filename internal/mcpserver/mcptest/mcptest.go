@@ -1,8 +1,3 @@
-// Package mcptest plays the client's side of ticoder's MCP server in tests:
-// a human who answers elicited questions as a demo problem's reference
-// solution behaves, and a model that answers sampling requests with the
-// demo's recorded candidate programs and tests. Both plug into the SDK's
-// own client (mcp.ClientOptions) and count what they were asked.
 package mcptest
 
 import (
@@ -60,7 +55,7 @@ func (h *Human) Answer(ctx context.Context, q api.Question) (word, value string,
 			return "", "", err
 		}
 	} else {
-		m, err := h.Runner.Run(ctx, execute.Job{Programs: []string{h.Problem.Reference}, Tests: []execute.Test{{Code: q.Code}}, Timeout: 5 * time.Second}, nil)
+		m, err := h.Runner.Run(ctx, execute.Job{Programs: []string{h.Problem.Reference}, Tests: []execute.Test{{Code: q.Code}}, TimePolicy: execute.Within(5 * time.Second)}, nil)
 		if err != nil {
 			return "", "", fmt.Errorf("run the reference on %s: %w", q.Code, err)
 		}

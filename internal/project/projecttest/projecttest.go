@@ -1,5 +1,3 @@
-// Package projecttest gives tests a copy of ticoder's fixture project
-// (testdata/project) with a virtual environment of its own.
 package projecttest
 
 import (

@@ -150,7 +150,7 @@ func (a *Agree) Run(ctx context.Context, p qe.Problem, candidates []string, in A
 	for i, c := range candidates {
 		progs[i] = joinProgram(ctxCode, c)
 	}
-	m, err := a.Runner.Run(ctx, execute.Job{Programs: progs, Tests: tests, Timeout: timeout}, nil)
+	m, err := a.Runner.Run(ctx, execute.Job{Programs: progs, Tests: tests, TimePolicy: execute.Within(timeout)}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("agree: run candidates of %s: %w", p.TaskID, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ticoder/ticoder/internal/execute"
+	"github.com/ticoder/ticoder/internal/execute/jvm"
 	"github.com/ticoder/ticoder/internal/qe"
 )
 
@@ -49,7 +50,7 @@ func TestAgreeJava(t *testing.T) {
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK")
 	}
-	pool, err := execute.NewJavaPool(context.Background(), execute.Options{Workers: 2})
+	pool, err := jvm.NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func (a *Agree) runWith(ctx context.Context, l lang.Language, p qe.Problem, cand
 	for i, c := range candidates {
 		progs[i] = l.Program(p.Prompt, c)
 	}
-	m, err := runner.Run(ctx, execute.Job{Programs: progs, Tests: tests, Timeout: timeout}, nil)
+	m, err := runner.Run(ctx, execute.Job{Programs: progs, Tests: tests, TimePolicy: execute.Within(timeout)}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("agree: run candidates of %s: %w", p.TaskID, err)
 	}

@@ -10,4 +10,7 @@
 // The estimators, their definitions and their costs are described in
 // package qe's documentation. Estimators are safe for concurrent use once
 // built.
+//
+// An estimator must not use the hidden tests or the labels of the problem it
+// scores.
 package estimate

@@ -4,4 +4,7 @@
 // unlabelled, LabelSamples labelled by the hidden tests), and Store, which
 // keeps example sets and cached embeddings in ticoder's SQLite database
 // (tables qe_*, migrated by StoreSchema).
+//
+// qestore must not score examples: it reads, labels (through package check)
+// and keeps them.
 package qestore

@@ -1,4 +1,3 @@
-// Package qetest holds fixtures shared by the tests of qe's packages.
 package qetest
 
 import "github.com/ticoder/ticoder/internal/qe"

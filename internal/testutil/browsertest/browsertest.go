@@ -1,5 +1,3 @@
-// Package browsertest starts Debian's headless chromium for tests that
-// drive ticoder's web page (chromedp), and gives them small helpers.
 package browsertest
 
 import (

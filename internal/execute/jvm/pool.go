@@ -1,4 +1,4 @@
-package execute
+package jvm
 
 import (
 	"context"
@@ -12,10 +12,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
-// JavaPool runs Java programs on long-lived sandboxed JVM workers (see
+// Pool runs Java programs on long-lived sandboxed JVM workers (see
 // jworker/ticoder/jworker/Worker.java): each compiles a program in memory
 // with javax.tools and runs each test in a thread of its own, in a fresh
 // class loader, with its own time limit. A JVM that dies, hangs or is left
@@ -40,33 +41,55 @@ import (
 // of theirs) and declares no such type, program and tests are first
 // compiled as one unit, to the same effect and for one javac run less.
 //
-// Job.AllowObjects, Job.DegradeAfter and Job.SkipAfter are not applied:
-// values are always compared as plain data, and every test runs with its
-// full limit.
-type JavaPool struct {
+// Job.AllowObjects and TimePolicy's degrade and skip rules are not applied
+// (see execute.DriverPool): values are always compared as plain data, and
+// every test runs with its full limit. A Pool is safe for concurrent use;
+// Close it when done.
+type Pool struct {
+	*execute.DriverPool
+	drv *driver
+}
+
+var _ execute.Executor = (*Pool)(nil)
+
+// driver is the execute.Driver of the JVM workers.
+type driver struct {
 	spec    jvmSpec
 	workers int
-	cache   *Cache
 	version string
-	slots   chan *jvmWorker
+	slots   chan *jvmWorker // one entry per JVM; nil means "not started"
 	once    sync.Once
 }
 
-var _ Runner = (*JavaPool)(nil)
+// Start is the execute.Starter of Java's programs: a Pool without a
+// project.
+func Start(ctx context.Context, opts execute.Options) (execute.Executor, error) {
+	p, err := NewPool(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
 
-// NewJavaPool checks that the sandbox and a JDK 17+ are available, compiles
+// NewPool checks that the sandbox and a JDK 17+ are available, compiles
 // the JVM worker (once per version; kept in the user's cache directory) and
 // returns a pool. Workers start lazily. opts.Limits.Memory sets the JVM's
 // heap (half of it, at least 128 MiB).
-func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
+func NewPool(ctx context.Context, opts execute.Options) (*Pool, error) {
+	return NewProjectPool(ctx, opts, nil)
+}
+
+// NewProjectPool is NewPool for programs that run inside project (none
+// when nil); opts.Sandbox must then show the project.
+func NewProjectPool(ctx context.Context, opts execute.Options, project *Project) (*Pool, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
 	if opts.Sandbox.Unsafe {
 		return nil, errors.New("java: --unsafe-no-sandbox is not supported for Java")
 	}
-	if jp := opts.JavaProject; jp != nil {
-		for _, p := range jp.Classpath {
+	if project != nil {
+		for _, p := range project.Classpath {
 			if !filepath.IsAbs(p) || strings.ContainsAny(p, ":,") {
 				return nil, fmt.Errorf("java class path entry %q: want an absolute path without ':' or ','", p)
 			}
@@ -83,9 +106,20 @@ func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if jp := opts.JavaProject; jp != nil {
-		version += "\x00" + jp.Fingerprint + "\x00" + strings.Join(jp.Imports, ",")
+	if project != nil {
+		version += "\x00" + project.Fingerprint + "\x00" + strings.Join(project.Imports, ",")
 	}
+	d := &driver{spec: newSpec(opts, home, jar, project), workers: opts.Workers, version: version,
+		slots: make(chan *jvmWorker, opts.Workers)}
+	slog.Debug("execute: java pool", "java_home", home, "heap_mib", d.spec.heapMiB, "isolation", d.spec.cgroups.String())
+	for i := 0; i < opts.Workers; i++ {
+		d.slots <- nil
+	}
+	return &Pool{DriverPool: execute.NewDriverPool(d, opts.Cache), drv: d}, nil
+}
+
+// newSpec returns what the JVMs of a pool with opts start with.
+func newSpec(opts execute.Options, home string, jar []byte, project *Project) jvmSpec {
 	mem := opts.Limits.Memory
 	if mem == 0 {
 		mem = 1 << 30
@@ -99,27 +133,17 @@ func NewJavaPool(ctx context.Context, opts Options) (*JavaPool, error) {
 	if worker == 0 {
 		worker = heap<<20 + 768<<20
 	}
-	cg := sandbox.NewCgroups(opts.Cgroups, nil)
-	p := &JavaPool{
-		spec: jvmSpec{home: home, jar: jar, heapMiB: heap, cgroups: cg, cfg: opts.Sandbox, project: opts.JavaProject,
-			limits:       sandbox.CgroupLimits{Memory: worker, Processes: procs + 48},
-			addressSpace: uint64(heap<<20) + 3<<30},
-		workers: opts.Workers, cache: opts.Cache, version: version,
-		slots: make(chan *jvmWorker, opts.Workers),
-	}
-	slog.Debug("execute: java pool", "java_home", home, "heap_mib", heap, "isolation", cg.String())
-	for i := 0; i < opts.Workers; i++ {
-		p.slots <- nil
-	}
-	return p, nil
+	return jvmSpec{home: home, jar: jar, heapMiB: heap, cgroups: sandbox.NewCgroups(opts.Cgroups, nil), cfg: opts.Sandbox, project: project,
+		limits:       sandbox.CgroupLimits{Memory: worker, Processes: procs + 48},
+		addressSpace: uint64(heap<<20) + 3<<30}
 }
 
-// JavaProject is a Java project whose classes programs run with: the
+// Project is a Java project whose classes programs run with: the
 // program is one of the project's classes (under its package) with a
 // method replaced, compiled against the project's compiled classes and
 // jars, and loaded, with the project's classes it uses, in a fresh class
 // loader for each test; the tests import Imports.
-type JavaProject struct {
+type Project struct {
 	// Classpath lists the project's class directories and jars, absolute
 	// paths without ':' that the sandbox shows (inside the project's view,
 	// or listed in Outside).
@@ -138,7 +162,7 @@ type JavaProject struct {
 
 // properties are the JVM's -D options that tell the worker (and the JUnit
 // check) about the project.
-func (jp *JavaProject) properties() []string {
+func (jp *Project) properties() []string {
 	if jp == nil {
 		return nil
 	}
@@ -147,47 +171,48 @@ func (jp *JavaProject) properties() []string {
 
 // readOnly returns the host files and directories the sandbox shows for
 // the project besides its view.
-func (jp *JavaProject) readOnly() []string {
+func (jp *Project) readOnly() []string {
 	if jp == nil {
 		return nil
 	}
 	return jp.Outside
 }
 
-// Workers returns the number of JVM workers.
-func (p *JavaPool) Workers() int { return p.workers }
+// Language returns "java".
+func (d *driver) Language() string { return "java" }
+
+// Version returns the hash of the worker's sources and JDK, and the
+// project's fingerprint and imports.
+func (d *driver) Version() string { return d.version }
+
+// Workers returns the number of JVMs.
+func (d *driver) Workers() int { return d.workers }
 
 // Close stops every JVM and removes their cgroups.
-func (p *JavaPool) Close() error {
+func (d *driver) Close() error {
 	var err error
-	p.once.Do(func() {
-		for i := 0; i < p.workers; i++ {
-			if w := <-p.slots; w != nil {
+	d.once.Do(func() {
+		for i := 0; i < d.workers; i++ {
+			if w := <-d.slots; w != nil {
 				w.kill()
 			}
 		}
-		if err = p.spec.cgroups.Close(); err != nil {
+		if err = d.spec.cgroups.Close(); err != nil {
 			err = fmt.Errorf("close java pool: %w", err)
 		}
 	})
 	return err
 }
 
-// Call is not available for Java: helpers that ticoder runs through Call are
-// Python.
-func (p *JavaPool) Call(ctx context.Context, source, function string, arg, result any) error {
-	return errors.New("java pool: Call runs Python helpers; use a Python pool")
-}
-
 // mainClass finds the class whose static main a test runs.
 var mainClass = regexp.MustCompile(`class\s+([A-Za-z_$][A-Za-z0-9_$]*)[^{]*\{(?s:.*?)static\s+void\s+main\s*\(`)
 
 // javaTests translates tests for the worker.
-func javaTests(tests []Test, timeouts []float64) ([]javaTest, error) {
+func javaTests(tests []execute.Test, limits []time.Duration) ([]javaTest, error) {
 	out := make([]javaTest, len(tests))
 	for j, t := range tests {
 		if t.Input != "" {
-			out[j] = javaTest{kind: 'V', source: t.Setup, name: t.Input, expected: t.Expected, timeout: timeouts[j]}
+			out[j] = javaTest{kind: 'V', source: t.Setup, name: t.Input, expected: t.Expected, timeout: limits[j].Seconds()}
 			continue
 		}
 		src := t.String()
@@ -195,65 +220,21 @@ func javaTests(tests []Test, timeouts []float64) ([]javaTest, error) {
 		if len(m) == 0 {
 			return nil, fmt.Errorf("java test %d: no class with a static main(String[]) and no call expression", j)
 		}
-		out[j] = javaTest{kind: 'M', source: src, name: m[len(m)-1][1], timeout: timeouts[j]}
+		out[j] = javaTest{kind: 'M', source: src, name: m[len(m)-1][1], timeout: limits[j].Seconds()}
 	}
 	return out, nil
 }
 
-// Run runs every test of job on every program (see JavaPool) and returns the
-// matrix; each is called once per program as its row completes. Identical
-// programs run once; results are cached like the Python pool's, under keys
-// that include the worker's version.
-func (p *JavaPool) Run(ctx context.Context, job Job, each func(program int, results []Result)) (*Matrix, error) {
-	st, err := newRunState(job, each)
+// Prepare translates the tests for the worker and returns what runs them
+// on one program.
+func (d *driver) Prepare(tests []execute.Test, limits []time.Duration) (execute.RunProgram, error) {
+	jt, err := javaTests(tests, limits)
 	if err != nil {
 		return nil, err
 	}
-	tests, err := javaTests(job.Tests, st.timeouts)
-	if err != nil {
-		return nil, err
-	}
-	keyed := make([]string, len(st.distinct))
-	for d, prog := range st.distinct {
-		keyed[d] = "java:" + p.version + "\x00" + prog
-	}
-	st.keys = newCacheKeys(keyed, job.Tests, st.timeouts, false)
-	rows := make([][]Result, len(st.distinct))
-	missing, err := fromCache(ctx, p.cache, st, rows)
-	if err != nil {
-		return nil, err
-	}
-	queue := make(chan int, len(st.distinct))
-	for d, m := range missing {
-		if len(m) > 0 {
-			queue <- d
-		}
-	}
-	close(queue)
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	var (
-		wg       sync.WaitGroup
-		errOnce  sync.Once
-		firstErr error
-	)
-	for i := 0; i < min(p.workers, len(queue)); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for d := range queue {
-				if err := p.runProgram(ctx, st, d, missing[d], tests, rows[d]); err != nil {
-					errOnce.Do(func() { firstErr = err; cancel() })
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if err := st.saveRest(ctx, firstErr); err != nil {
-		return nil, err
-	}
-	return st.matrix, ctx.Err()
+	return func(ctx context.Context, program string, todo []int, row []execute.Result) (map[int]execute.Result, error) {
+		return d.runProgram(ctx, program, todo, jt, row)
+	}, nil
 }
 
 // compileBudget bounds compiling one program in a JVM (javac on a
@@ -264,51 +245,71 @@ const compileBudget = 20 * time.Second
 // leaves dirty costs a restart) before its remaining tests are crashes.
 const maxJVMStarts = 6
 
-// runProgram runs the tests todo of distinct program d, restarting the JVM
-// as often as the program breaks it, and publishes its row.
+// runProgram runs the tests todo of program, restarting the JVM as often
+// as the program breaks it, and returns the results that may be cached.
 //
 // A test whose JVM died under it (a crash) runs once more on a fresh JVM
 // before the crash is reported: the JVM may have been spoilt by an earlier
 // program in a way the worker cannot see (a system thread suspended), and
 // a program that kills the JVM itself does so again.
-func (p *JavaPool) runProgram(ctx context.Context, st *runState, d int, todo []int, tests []javaTest, row []Result) error {
-	fresh := map[int]Result{}
+func (d *driver) runProgram(ctx context.Context, program string, todo []int, tests []javaTest, row []execute.Result) (map[int]execute.Result, error) {
+	fresh := map[int]execute.Result{}
 	retried := map[int]bool{}
 	for starts := 0; len(todo) > 0; starts++ {
 		if starts == maxJVMStarts {
 			for _, j := range todo {
-				row[j] = Result{Outcome: Crash, Exception: "the program broke the JVM worker repeatedly"}
+				row[j] = execute.Result{Outcome: execute.Crash, Exception: "the program broke the JVM worker repeatedly"}
 			}
 			break
 		}
-		done, err := p.runOnce(ctx, st.distinct[d], todo, tests, row, fresh)
+		done, err := d.runOnce(ctx, program, todo, tests, row, fresh)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if last := done - 1; done > 0 && row[todo[last]].Outcome == Crash && !retried[todo[last]] {
+		if last := done - 1; done > 0 && row[todo[last]].Outcome == execute.Crash && !retried[todo[last]] {
 			retried[todo[last]] = true
 			done-- // once more, on the fresh JVM
 		}
 		todo = todo[done:]
 	}
-	if err := st.save(ctx, d, fresh); err != nil {
-		return err
+	return fresh, nil
+}
+
+// take takes a JVM's slot: its JVM if it still runs, else (an empty slot,
+// or one whose JVM exited) a new one. On error the slot goes back empty.
+func (d *driver) take(ctx context.Context) (*jvmWorker, error) {
+	var w *jvmWorker
+	select {
+	case w = <-d.slots:
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	if err := st.writeSaved(ctx); err != nil {
-		return err
+	if w != nil {
+		select {
+		case <-w.done:
+			w.kill()
+			w = nil
+		default:
+		}
 	}
-	st.finish(d, row)
-	return nil
+	if w == nil {
+		var err error
+		if w, err = startJVM(&d.spec); err != nil {
+			d.slots <- nil
+			return nil, err
+		}
+	}
+	return w, nil
 }
 
 // runOnce sends the tests todo to one JVM and returns how many of them got
 // a result. A JVM that fails is killed: the test it was running is a crash
 // (or a timeout if its limit had passed) and counts as done.
-func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, tests []javaTest, row []Result, fresh map[int]Result) (int, error) {
+func (d *driver) runOnce(ctx context.Context, program string, todo []int, tests []javaTest, row []execute.Result, fresh map[int]execute.Result) (int, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	w, err := takeSlot(ctx, p.slots, func() (*jvmWorker, error) { return startJVM(&p.spec) })
+	w, err := d.take(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -318,7 +319,7 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 			w.kill()
 			w = nil
 		}
-		p.slots <- w
+		d.slots <- w
 	}()
 	batch := make([]javaTest, len(todo))
 	for k, j := range todo {
@@ -327,7 +328,7 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 	if err := w.send(program, batch); err != nil {
 		return 0, nil // a fresh JVM gets them all
 	}
-	defer cancelReads(ctx, w.out)()
+	defer execute.CancelReads(ctx, w.out)()
 	budget := compileBudget
 	for k := range todo {
 		limit := time.Duration(batch[k].timeout * float64(time.Second))
@@ -344,18 +345,18 @@ func (p *JavaPool) runOnce(ctx context.Context, program string, todo []int, test
 		}
 		if err != nil || r.index != k {
 			why := clipErr(err, w)
-			res := Result{Outcome: Crash, Exception: why}
+			res := execute.Result{Outcome: execute.Crash, Exception: why}
 			if time.Since(start) >= limit {
-				res = Result{Outcome: Timeout}
+				res = execute.Result{Outcome: execute.Timeout}
 			}
 			row[todo[k]] = res
-			if res.Outcome == Timeout {
+			if res.Outcome == execute.Timeout {
 				fresh[todo[k]] = res
 			}
 			return k + 1, nil
 		}
 		row[todo[k]] = r.result
-		if r.result.Outcome != Crash {
+		if r.result.Outcome != execute.Crash {
 			fresh[todo[k]] = r.result
 		}
 	}

@@ -1,15 +1,17 @@
-package execute
+package jvm
 
 import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/execute"
 )
 
 // mbjpStyleTest is MBJP's test class (its compare helper made the worker's
 // Values.equal, as dataset does) checking that call equals want.
-func mbjpStyleTest(call, want string) Test {
-	return Test{Code: `class Main {
+func mbjpStyleTest(call, want string) execute.Test {
+	return execute.Test{Code: `class Main {
     public static boolean compare(Object obj1, Object obj2) {
         if (obj1 == null && obj2 == null) { return true; } else if (obj1 == null || obj2 == null) { return false; } else {
             return ticoder.values.Values.equal(obj1, obj2);
@@ -39,11 +41,11 @@ func TestJavaProgramNames(t *testing.T) {
 	cases := []struct {
 		name    string
 		program string
-		tests   []Test
+		tests   []execute.Test
 		// want is every test's outcome: Fail (the default; the tests
 		// compile and see the JDK's types), or Error where the program
 		// declares a class the tests declare.
-		want Outcome
+		want execute.Outcome
 	}{
 		{
 			name: "a class ticoder obscures the package ticoder.values",
@@ -51,7 +53,7 @@ func TestJavaProgramNames(t *testing.T) {
     static boolean equal(Object a, Object b) { return true; }
     static boolean sameValue(Object a, Object b) { return true; }
 } } }` + wrongList,
-			tests: []Test{mbjpStyleTest("F.f()", "java.util.List.of(1, 2, 3)")},
+			tests: []execute.Test{mbjpStyleTest("F.f()", "java.util.List.of(1, 2, 3)")},
 		},
 		{
 			name: "a class java obscures the package java",
@@ -65,7 +67,7 @@ class F {
     static Object f() { return new ArrayList<Integer>(); }
 }
 `,
-			tests: []Test{
+			tests: []execute.Test{
 				{Input: "F.f()", Expected: "java.util.Arrays.asList(1, 2, 3)"},
 				mbjpStyleTest("F.f()", "java.util.List.of(1, 2, 3)"),
 			},
@@ -73,7 +75,7 @@ class F {
 		{
 			name:    "a class Arrays",
 			program: `class Arrays { @SafeVarargs static <T> java.util.List<T> asList(T... a) { return new java.util.ArrayList<>(); } }` + wrongList,
-			tests: []Test{
+			tests: []execute.Test{
 				{Input: "F.f()", Expected: "Arrays.<Integer>asList(1, 2, 3)"},
 				{Input: "F.f()", Expected: "new ArrayList<Integer>(Arrays.<Integer>asList(1, 2, 3))"},
 				mbjpStyleTest("F.f()", "Arrays.asList(1, 2, 3)"),
@@ -82,7 +84,7 @@ class F {
 		{
 			name:    "a class List",
 			program: `class List { static java.util.List<Integer> of(Object... a) { return new java.util.ArrayList<>(); } }` + wrongList,
-			tests: []Test{
+			tests: []execute.Test{
 				{Input: "F.f()", Expected: "List.of(1, 2, 3)"},
 				mbjpStyleTest("F.f()", "List.of(1, 2, 3)"),
 			},
@@ -96,7 +98,7 @@ class F {
     static java.util.Set<Integer> f() { return new java.util.HashSet<>(); }
 }
 `,
-			tests: []Test{
+			tests: []execute.Test{
 				{Input: "F.f()", Expected: "new HashSet<Integer>(Arrays.<Integer>asList(1, 2))"},
 				mbjpStyleTest("F.f()", "new HashSet<Integer>(Arrays.asList(1, 2))"),
 			},
@@ -108,7 +110,7 @@ class F {
     static java.util.Map<String, Integer> f() { return new java.util.HashMap<>(); }
 }
 `,
-			tests: []Test{
+			tests: []execute.Test{
 				{Input: "F.f()", Expected: `new HashMap<String, Integer>() {{ put("a", 1); }}`},
 				mbjpStyleTest("F.f()", `new HashMap<String, Integer>() {{ put("a", 1); }}`),
 			},
@@ -120,37 +122,37 @@ class F {
     static int f() { return 2; }
 }
 `,
-			tests: []Test{
+			tests: []execute.Test{
 				{Code: "class Main { public static void main(String[] a) throws Exception { if (!Objects.equals(F.f(), 3)) throw new Exception(\"no\"); } }"},
 			},
 		},
 		{
 			name:    "a class Main of its own",
 			program: "class Main { public static void main(String[] args) { } }" + wrongList,
-			tests:   []Test{mbjpStyleTest("F.f()", "java.util.List.of(1, 2, 3)")},
-			want:    Error,
+			tests:   []execute.Test{mbjpStyleTest("F.f()", "java.util.List.of(1, 2, 3)")},
+			want:    execute.Error,
 		},
 		{
 			name:    "a class with the name of the value tests' class",
 			program: "final class TicoderCalls__ { static Object c0() { return 1; } static Object e0() { return 1; } }" + wrongList,
-			tests:   []Test{{Input: "F.f()", Expected: "Arrays.asList(1, 2, 3)"}},
-			want:    Error,
+			tests:   []execute.Test{{Input: "F.f()", Expected: "Arrays.asList(1, 2, 3)"}},
+			want:    execute.Error,
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			// With MBJP's imports, the worker could compile the program and
 			// the tests as one unit, were it not for the program's types.
-			m, err := p.Run(context.Background(), Job{Programs: []string{c.program, mbjpImports + c.program}, Tests: c.tests, Timeout: 5 * time.Second}, nil)
+			m, err := p.Run(context.Background(), execute.Job{Programs: []string{c.program, mbjpImports + c.program}, Tests: c.tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := c.want
-			if want == Pass {
-				want = Fail
+			if want == execute.Pass {
+				want = execute.Fail
 			}
 			for j, r := range append(m.Results[0], m.Results[1]...) {
-				if r.Outcome == Pass {
+				if r.Outcome == execute.Pass {
 					t.Errorf("test %d passed the wrong program (value %s): its types renamed the test's names", j, r.Value)
 				} else if r.Outcome != want {
 					t.Errorf("test %d: %v (%s), want %v", j, r.Outcome, r.Exception, want)
@@ -182,16 +184,16 @@ class Rev {
     }
 }
 `
-	tests := []Test{
+	tests := []execute.Test{
 		{Input: "Rev.rev(Arrays.<Integer>asList(1, 2, 3))", Expected: "Arrays.<Integer>asList(3, 2, 1)"},
 		mbjpStyleTest("Rev.rev(Arrays.asList(1, 2))", "Arrays.asList(2, 1)"),
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog, mbjpImports + prog}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), execute.Job{Programs: []string{prog, mbjpImports + prog}, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for j, r := range append(m.Results[0], m.Results[1]...) {
-		if r.Outcome != Pass {
+		if r.Outcome != execute.Pass {
 			t.Errorf("test %d: %v (%s, value %s), want pass", j, r.Outcome, r.Exception, r.Value)
 		}
 	}
@@ -207,20 +209,20 @@ func TestJavaTestImports(t *testing.T) {
 		"import java.util.*;\n\nclass B {\n    static Object two() { return new ArrayList<Integer>(List.of(2)).get(0); }\n}\n",
 		"class B {\n    static Object two() { return new BigInteger(\"2\"); }\n}\n", // java.math is not imported
 	}
-	tests := []Test{
+	tests := []execute.Test{
 		{Input: "B.two()", Expected: "BigInteger.valueOf(2).intValue()"},
 		{Input: "B.two()", Expected: "Arrays.asList(2).get(0)"},
 		mbjpStyleTest("B.two()", "new BigDecimal(\"2\").intValue()"),
 	}
-	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), execute.Job{Programs: progs, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i, row := range m.Results {
 		for j, r := range row {
-			want := Pass
+			want := execute.Pass
 			if i == 2 {
-				want = Error
+				want = execute.Error
 			}
 			if r.Outcome != want {
 				t.Errorf("program %d, test %d: %v (%s), want %v", i, j, r.Outcome, r.Exception, want)

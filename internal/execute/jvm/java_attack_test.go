@@ -1,10 +1,12 @@
-package execute
+package jvm
 
 import (
 	"context"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ticoder/ticoder/internal/execute"
 )
 
 // attackProgram wraps the body of a static String run() in a class Attack.
@@ -16,15 +18,15 @@ func attackProgram(body string) string {
 // runJavaAttack runs program's Attack.run() as a value test, followed by a
 // harmless program in the same job (its result must not be disturbed),
 // and returns the attack's result.
-func runJavaAttack(t *testing.T, p *JavaPool, program string, timeout time.Duration) Result {
+func runJavaAttack(t *testing.T, p *Pool, program string, timeout time.Duration) execute.Result {
 	t.Helper()
-	job := Job{Programs: []string{program, javaAdd}, Timeout: timeout,
-		Tests: []Test{{Input: "Attack.run()"}, mainTest("Add.add(1, 2)", "3")}}
+	job := execute.Job{Programs: []string{program, javaAdd}, TimePolicy: execute.Within(timeout),
+		Tests: []execute.Test{{Input: "Attack.run()"}, mainTest("Add.add(1, 2)", "3")}}
 	m, err := p.Run(context.Background(), job, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := m.Results[1][1]; r.Outcome != Pass {
+	if r := m.Results[1][1]; r.Outcome != execute.Pass {
 		t.Errorf("the harmless program after the attack: %v (%s), want pass", r.Outcome, r.Exception)
 	}
 	return m.Results[0][0]
@@ -40,7 +42,7 @@ func TestJavaAttacks(t *testing.T) {
 		body string
 		// want is the attack's outcome (alt, if set, is also accepted);
 		// value, if set, must equal its value.
-		want, alt Outcome
+		want, alt execute.Outcome
 		value     string
 	}{
 		{
@@ -48,7 +50,7 @@ func TestJavaAttacks(t *testing.T) {
 			body: `Class<?> w = Class.forName("ticoder.jworker.Worker");
             java.lang.reflect.Field f = w.getDeclaredField("nonce");
             try { f.setAccessible(true); return "OPEN"; } catch (RuntimeException e) { return "blocked: " + e.getClass().getSimpleName(); }`,
-			want: Pass, value: `"blocked: InaccessibleObjectException"`,
+			want: execute.Pass, value: `"blocked: InaccessibleObjectException"`,
 		},
 		{
 			name: "the worker's classes from the stack",
@@ -63,7 +65,7 @@ func TestJavaAttacks(t *testing.T) {
                 }
             }
             return "blocked";`,
-			want: Pass, value: `"blocked"`,
+			want: execute.Pass, value: `"blocked"`,
 		},
 		{
 			name: "sun.misc.Unsafe and jdk.internal.misc.Unsafe",
@@ -76,14 +78,14 @@ func TestJavaAttacks(t *testing.T) {
                 out += "internal OPEN";
             } catch (IllegalAccessException e) { out += "internal blocked"; }
             return out;`,
-			want: Pass, value: `"no sun.misc;internal blocked"`,
+			want: execute.Pass, value: `"no sun.misc;internal blocked"`,
 		},
 		{
 			name: "own memory and descriptors through /proc",
 			body: `String out = Files.exists(Paths.get("/proc/self/mem")) ? "mem OPEN;" : "no /proc;";
             try (FileOutputStream o = new FileOutputStream("/dev/stdout")) { out += "stdout OPEN"; } catch (IOException e) { out += "no /dev/stdout"; }
             return out;`,
-			want: Pass, value: `"no /proc;no /dev/stdout"`,
+			want: execute.Pass, value: `"no /proc;no /dev/stdout"`,
 		},
 		{
 			name: "a native library written to /tmp",
@@ -91,7 +93,7 @@ func TestJavaAttacks(t *testing.T) {
             Path copy = Paths.get("/tmp/libx.so");
             Files.copy(lib, copy);
             try { System.load(copy.toString()); return "LOADED"; } catch (UnsatisfiedLinkError e) { return "blocked"; }`,
-			want: Pass, value: `"blocked"`,
+			want: execute.Pass, value: `"blocked"`,
 		},
 		{
 			name: "the JDK's native libraries in the program's loader",
@@ -101,7 +103,7 @@ func TestJavaAttacks(t *testing.T) {
                 try { System.load(home + l); out += l + " LOADED;"; } catch (UnsatisfiedLinkError e) { out += "no;"; }
             }
             return out;`,
-			want: Pass, value: `"no;no;no;no;no;no;no;"`,
+			want: execute.Pass, value: `"no;no;no;no;no;no;no;"`,
 		},
 		{
 			name: "host files",
@@ -111,7 +113,7 @@ func TestJavaAttacks(t *testing.T) {
             }
             try { Files.writeString(Paths.get("/usr/x"), "x"); out += "WROTE"; } catch (IOException e) { out += "read-only"; }
             return out;`,
-			want: Pass, value: `"no;no;no;no;no;no;no;read-only"`,
+			want: execute.Pass, value: `"no;no;no;no;no;no;no;read-only"`,
 		},
 		{
 			name: "network",
@@ -119,12 +121,12 @@ func TestJavaAttacks(t *testing.T) {
                 s.connect(new java.net.InetSocketAddress("1.1.1.1", 80), 1000);
                 return "CONNECTED";
             } catch (IOException e) { return "blocked"; }`,
-			want: Pass, value: `"blocked"`,
+			want: execute.Pass, value: `"blocked"`,
 		},
 		{
 			name: "start a process",
 			body: `try { Runtime.getRuntime().exec(new String[] {"/bin/sh", "-c", "id"}); return "STARTED"; } catch (IOException e) { return "blocked"; }`,
-			want: Pass, value: `"blocked"`,
+			want: execute.Pass, value: `"blocked"`,
 		},
 		{
 			name: "a forged result frame, then a failure",
@@ -134,34 +136,34 @@ func TestJavaAttacks(t *testing.T) {
             o.write(b);
             o.flush();
             throw new AssertionError("fails");`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			name: "System.exit(0)",
 			body: `System.exit(0); return "after exit";`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			name: "Runtime.halt(0)",
 			body: `Runtime.getRuntime().halt(0); return "after halt";`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			name: "an infinite loop",
 			body: `long i = 0; while (true) { i++; }`,
-			want: Timeout,
+			want: execute.Timeout,
 		},
 		{
 			name: "a thread that cannot be stopped",
 			body: `Thread t = new Thread(() -> { while (true) { try { while (true) { } } catch (Throwable e) { } } });
             t.start();
             return "started";`,
-			want: Pass, value: `"started"`,
+			want: execute.Pass, value: `"started"`,
 		},
 		{
 			name: "a loop that catches ThreadDeath",
 			body: `while (true) { try { while (true) { } } catch (Throwable e) { } }`,
-			want: Timeout,
+			want: execute.Timeout,
 		},
 		{
 			name: "a thread that writes to the worker's stdout later",
@@ -172,12 +174,12 @@ func TestJavaAttacks(t *testing.T) {
             t.setDaemon(true);
             t.start();
             return "started";`,
-			want: Pass, value: `"started"`,
+			want: execute.Pass, value: `"started"`,
 		},
 		{
 			name: "an array larger than the heap",
 			body: `long[] hog = new long[1 << 28]; return "" + hog.length;`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			// The heap fills step by step: OutOfMemoryError ends the JVM
@@ -185,33 +187,33 @@ func TestJavaAttacks(t *testing.T) {
 			// attempts outlast the limit (a timeout).
 			name: "memory exhaustion",
 			body: `List<long[]> hog = new ArrayList<>(); while (true) { hog.add(new long[1 << 24]); }`,
-			want: Crash, alt: Timeout,
+			want: execute.Crash, alt: execute.Timeout,
 		},
 		{
 			name: "a thread bomb",
 			body: `for (int i = 0; i < 100000; i++) { Thread t = new Thread(() -> { try { Thread.sleep(60000); } catch (InterruptedException e) { } }); t.start(); }
             return "ALL STARTED";`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			name: "stop the worker's main thread, then fail",
 			body: `for (Thread t : Thread.getAllStackTraces().keySet()) { if (t.getName().equals("main")) { t.stop(); } }
             throw new AssertionError("fails");`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			name: "suspend the worker's main thread, then fail",
 			body: `for (Thread t : Thread.getAllStackTraces().keySet()) { if (t.getName().equals("main")) { t.suspend(); } }
             throw new AssertionError("fails");`,
 			// The worker never answers: Go's own deadline for the test ends it.
-			want: Timeout,
+			want: execute.Timeout,
 		},
 		{
 			name: "interrupt the worker's main thread",
 			body: `for (Thread t : Thread.getAllStackTraces().keySet()) { if (t.getName().equals("main")) { t.interrupt(); } }
             Thread.sleep(100);
             return "interrupted";`,
-			want: Crash,
+			want: execute.Crash,
 		},
 		{
 			name: "stop the JVM's own threads",
@@ -221,18 +223,18 @@ func TestJavaAttacks(t *testing.T) {
             Thread.sleep(50);
             return "stopped";`,
 			// The worker sees them gone and retires the JVM after this result.
-			want: Pass, value: `"stopped"`,
+			want: execute.Pass, value: `"stopped"`,
 		},
 		{
 			name: "a security manager",
 			body: `try { System.setSecurityManager(new SecurityManager()); return "INSTALLED"; } catch (UnsupportedOperationException e) { return "blocked"; }`,
-			want: Pass, value: `"blocked"`,
+			want: execute.Pass, value: `"blocked"`,
 		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r := runJavaAttack(t, p, attackProgram(c.body), 3*time.Second)
-			if r.Outcome != c.want && (c.alt == Pass || r.Outcome != c.alt) {
+			if r.Outcome != c.want && (c.alt == execute.Pass || r.Outcome != c.alt) {
 				t.Fatalf("attack: %v (%s, value %s), want %v", r.Outcome, r.Exception, r.Value, c.want)
 			}
 			if c.value != "" && r.Value != c.value {
@@ -278,7 +280,7 @@ class F {
     }
 }
 `
-	mbjp := Test{Code: `class Main {
+	mbjp := execute.Test{Code: `class Main {
     public static boolean compare(Object obj1, Object obj2) {
         if (obj1 == null && obj2 == null) { return true; } else if (obj1 == null || obj2 == null) { return false; } else {
             return ticoder.values.Values.equal(obj1, obj2);
@@ -291,7 +293,7 @@ class F {
     }
 }
 `}
-	tests := []Test{
+	tests := []execute.Test{
 		{Input: "F.f()", Expected: "Arrays.asList(1, 2, 3)"},
 		mbjp,
 		{Input: "F.plain()", Expected: "Arrays.asList(7)"},
@@ -300,14 +302,14 @@ class F {
 		{Input: "F.view()", Expected: "Arrays.asList(1, 2, 3)"},
 		{Input: "F.array()", Expected: "new int[] {1, 2}"},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 3 * time.Second}, nil)
+	m, err := p.Run(context.Background(), execute.Job{Programs: []string{prog}, Tests: tests, TimePolicy: execute.Within(3 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A list is read through its interface (its own equals is never
 	// called), so F.f() is an empty list, F.view() is [1, 2, 3]; value
 	// tests compare arrays by content.
-	want := []Outcome{Fail, Fail, Pass, Fail, Fail, Pass, Pass}
+	want := []execute.Outcome{execute.Fail, execute.Fail, execute.Pass, execute.Fail, execute.Fail, execute.Pass, execute.Pass}
 	for j, r := range m.Results[0] {
 		if r.Outcome != want[j] {
 			t.Errorf("test %d: %v (%s), want %v", j, r.Outcome, r.Exception, want[j])
@@ -341,18 +343,18 @@ class S {
     }
 }
 `
-	tests := []Test{
+	tests := []execute.Test{
 		{Input: "S.next()", Expected: "1"},
 		{Input: "S.next()", Expected: "1"},
 		{Input: "S.spoil()"},
 		{Input: "S.use()", Expected: `"1.51"`},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{prog}, Tests: tests, Timeout: 3 * time.Second}, nil)
+	m, err := p.Run(context.Background(), execute.Job{Programs: []string{prog}, Tests: tests, TimePolicy: execute.Within(3 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for j, r := range m.Results[0] {
-		if r.Outcome != Pass {
+		if r.Outcome != execute.Pass {
 			t.Errorf("test %d: %v (%s, value %s), want pass", j, r.Outcome, r.Exception, r.Value)
 		}
 	}

@@ -1,4 +1,4 @@
-package execute
+package jvm
 
 import (
 	"context"
@@ -9,17 +9,18 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
 // newTestJavaPool returns a sandboxed Java pool of two JVMs, closed at
 // cleanup; it skips where the machine has no JDK.
-func newTestJavaPool(t *testing.T) *JavaPool {
+func newTestJavaPool(t *testing.T) *Pool {
 	t.Helper()
 	if _, err := exec.LookPath("javac"); err != nil {
 		t.Skip("no JDK (install openjdk-17-jdk-headless)")
 	}
-	p, err := NewJavaPool(context.Background(), Options{Workers: 2})
+	p, err := NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,14 +38,14 @@ class Add {
 `
 
 // mainTest is an MBJP-style test: main throws on the first failing case.
-func mainTest(call, want string) Test {
-	return Test{Code: "class Main {\n    public static void main(String[] args) throws Exception {\n" +
+func mainTest(call, want string) execute.Test {
+	return execute.Test{Code: "class Main {\n    public static void main(String[] args) throws Exception {\n" +
 		"        if (!java.util.Objects.equals(" + call + ", " + want + ")) throw new Exception(\"did not pass\");\n    }\n}\n"}
 }
 
 func TestJavaPoolRuns(t *testing.T) {
 	p := newTestJavaPool(t)
-	tests := []Test{
+	tests := []execute.Test{
 		mainTest("Add.add(1, 2)", "3"),
 		mainTest("Add.add(1, 2)", "4"),
 		{Input: "Add.add(2, 2)", Expected: "4"},
@@ -53,11 +54,11 @@ func TestJavaPoolRuns(t *testing.T) {
 		{Input: "1 / (Add.add(1, -1))"},
 		{Input: "Add.nope(1)"},
 	}
-	m, err := p.Run(context.Background(), Job{Programs: []string{javaAdd, "class Add { int x = ; }"}, Tests: tests, Timeout: 5 * time.Second}, nil)
+	m, err := p.Run(context.Background(), execute.Job{Programs: []string{javaAdd, "class Add { int x = ; }"}, Tests: tests, TimePolicy: execute.Within(5 * time.Second)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Outcome{Pass, Fail, Pass, Fail, Pass, Error, Error}
+	want := []execute.Outcome{execute.Pass, execute.Fail, execute.Pass, execute.Fail, execute.Pass, execute.Error, execute.Error}
 	for j, r := range m.Results[0] {
 		if r.Outcome != want[j] {
 			t.Errorf("test %d: %v (%s), want %v", j, r.Outcome, r.Exception, want[j])
@@ -65,7 +66,7 @@ func TestJavaPoolRuns(t *testing.T) {
 		t.Logf("test %d: %+v", j, r)
 	}
 	for j, r := range m.Results[1] {
-		if r.Outcome != Error {
+		if r.Outcome != execute.Error {
 			t.Errorf("broken program, test %d: %v, want error", j, r.Outcome)
 		}
 	}
@@ -78,12 +79,12 @@ func BenchmarkJavaPrograms(b *testing.B) {
 	if _, err := exec.LookPath("javac"); err != nil {
 		b.Skip("no JDK")
 	}
-	p, err := NewJavaPool(context.Background(), Options{Workers: 2})
+	p, err := NewPool(context.Background(), execute.Options{Workers: 2})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer p.Close()
-	test := Test{Code: `class Main {
+	test := execute.Test{Code: `class Main {
     public static void main(String[] args) throws Exception {
         for (int k = 0; k < 3; k++) {
             List<Integer> x = Sum.f(Arrays.asList(k, k + 1, k + 2));
@@ -114,12 +115,12 @@ class Sum {
 `, round)
 			round++
 		}
-		m, err := p.Run(context.Background(), Job{Programs: progs, Tests: []Test{test}, Timeout: 10 * time.Second}, nil)
+		m, err := p.Run(context.Background(), execute.Job{Programs: progs, Tests: []execute.Test{test}, TimePolicy: execute.Within(10 * time.Second)}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, row := range m.Results {
-			if row[0].Outcome != Pass {
+			if row[0].Outcome != execute.Pass {
 				b.Fatalf("%v %s", row[0].Outcome, row[0].Exception)
 			}
 		}

@@ -1,4 +1,4 @@
-package execute
+package jvm
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/project"
 	"github.com/ticoder/ticoder/internal/project/projecttest"
 	"github.com/ticoder/ticoder/internal/sandbox"
@@ -17,7 +18,7 @@ import (
 
 // javaProjectPool returns a Java pool that runs programs as the Java
 // fixture's com.shop.Pricing, the fixture, and the class's source.
-func javaProjectPool(t *testing.T) (*JavaPool, projecttest.JavaProject, string) {
+func javaProjectPool(t *testing.T) (*Pool, projecttest.JavaProject, string) {
 	t.Helper()
 	fx := projecttest.JavaProjectFixture(t)
 	file := filepath.Join(fx.Root, "src/main/java/com/shop/Pricing.java")
@@ -36,8 +37,8 @@ func javaProjectPool(t *testing.T) (*JavaPool, projecttest.JavaProject, string) 
 	if err != nil {
 		t.Skip(err)
 	}
-	jp := &JavaProject{Classpath: cp.Entries, Imports: []string{"com.shop.Pricing"}, Fingerprint: proj.JavaFingerprint(home, cp)}
-	pool, err := NewJavaPool(context.Background(), Options{Workers: 1, Sandbox: proj.JavaSandbox(), JavaProject: jp})
+	jp := &Project{Classpath: cp.Entries, Imports: []string{"com.shop.Pricing"}, Fingerprint: proj.JavaFingerprint(home, cp)}
+	pool, err := NewProjectPool(context.Background(), execute.Options{Workers: 1, Sandbox: proj.JavaSandbox()}, jp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestJavaProjectClass(t *testing.T) {
 	pool, _, src := javaProjectPool(t)
 	stub := `throw new UnsupportedOperationException("not written yet");`
 	good := strings.Replace(src, stub, goodDiscount, 1)
-	job := Job{Programs: []string{good, src}, Timeout: 10 * time.Second, Tests: []Test{
+	job := execute.Job{Programs: []string{good, src}, TimePolicy: execute.Within(10 * time.Second), Tests: []execute.Test{
 		{Input: "Pricing.applyDiscount(5, 50)", Expected: "3L"},
 		{Input: "Pricing.describe(Pricing.applyDiscount(1000, 15))", Expected: `"8.50"`},
 		{Input: "Pricing.class.getName()", Expected: `"com.shop.Pricing"`},
@@ -126,11 +127,11 @@ func TestJavaProjectClass(t *testing.T) {
 		t.Fatal(err)
 	}
 	for j, r := range m.Results[0] {
-		if r.Outcome != Pass {
+		if r.Outcome != execute.Pass {
 			t.Errorf("good candidate, test %d: %v %s %s", j, r.Outcome, r.Exception, r.Value)
 		}
 	}
-	if r := m.Results[1][0]; r.Outcome != Error || !strings.Contains(r.Exception, "UnsupportedOperationException") {
+	if r := m.Results[1][0]; r.Outcome != execute.Error || !strings.Contains(r.Exception, "UnsupportedOperationException") {
 		t.Errorf("the stub on test 0: %v %s %q, want UnsupportedOperationException", r.Outcome, r.Exception, r.Value)
 	}
 }
@@ -152,14 +153,14 @@ func TestJavaProjectHostile(t *testing.T) {
 	pool, fx, src := javaProjectPool(t)
 	program := strings.Replace(src, "    private Pricing() {", "    static final String ROOT = "+strconv.Quote(fx.Root)+";\n"+javaProbe+"\n    private Pricing() {", 1)
 	before := stamps(t, fx.Root)
-	job := Job{Programs: []string{program}, Timeout: 20 * time.Second, Tests: []Test{{Input: "Pricing.probe()"}}}
+	job := execute.Job{Programs: []string{program}, TimePolicy: execute.Within(20 * time.Second), Tests: []execute.Test{{Input: "Pricing.probe()"}}}
 	m, err := pool.Run(context.Background(), job, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := m.Results[0][0]
 	t.Logf("the probe: %v %s %q", r.Outcome, r.Exception, r.Value)
-	if r.Outcome == Error && strings.HasPrefix(r.Exception, "CompileError") {
+	if r.Outcome == execute.Error && strings.HasPrefix(r.Exception, "CompileError") {
 		t.Fatalf("the probe does not compile: %s", r.Exception)
 	}
 	if !strings.Contains(r.Value, "sees pom.xml") {

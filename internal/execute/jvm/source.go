@@ -1,4 +1,4 @@
-package execute
+package jvm
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
@@ -67,7 +68,7 @@ var sourceFileName = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9._-]{0,99}$`)
 // untrusted like any candidate. In a pool with a JavaProject, the project
 // is shown as to the workers and its class path is the system property
 // ticoder.classpath.
-func (p *JavaPool) RunSource(ctx context.Context, job SourceJob, stdin string, timeout time.Duration) (SourceRun, error) {
+func (p *Pool) RunSource(ctx context.Context, job SourceJob, stdin string, timeout time.Duration) (SourceRun, error) {
 	jarPath, err := JUnitJar()
 	if err != nil {
 		return SourceRun{}, err
@@ -82,7 +83,7 @@ func (p *JavaPool) RunSource(ctx context.Context, job SourceJob, stdin string, t
 		}
 		files[name] = []byte(text)
 	}
-	s := &p.spec
+	s := &p.drv.spec
 	cfg := s.cfg
 	cfg.Python = filepath.Join(s.home, "bin", "java")
 	cfg.Args = []string{
@@ -109,7 +110,7 @@ func (p *JavaPool) RunSource(ctx context.Context, job SourceJob, stdin string, t
 		return SourceRun{}, fmt.Errorf("run java source: %w", err)
 	}
 	defer cg.Close()
-	out := &capWriter{max: maxSourceOutput}
+	out := execute.NewCapWriter(maxSourceOutput)
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Stdin = strings.NewReader(stdin)
 	if err := cg.Start(cmd); err != nil {

@@ -1,4 +1,4 @@
-package execute
+package jvm
 
 import (
 	"bufio"
@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
@@ -37,7 +38,7 @@ type jvmWorker struct {
 	nonce [jvmNonce]byte
 	done  chan struct{}
 	cg    *sandbox.Cgroup
-	err   *capWriter
+	err   *execute.CapWriter
 }
 
 // jvmSpec is what every JVM of a pool is started with.
@@ -49,7 +50,7 @@ type jvmSpec struct {
 	cgroups *sandbox.Cgroups
 	cfg     sandbox.Config
 	// project, when not nil, is the project the programs run in.
-	project *JavaProject
+	project *Project
 	// addressSpace is RLIMIT_AS, used where no memory cgroup bounds the JVM.
 	addressSpace uint64
 }
@@ -111,7 +112,7 @@ func startJVM(s *jvmSpec) (*jvmWorker, error) {
 		return nil, fmt.Errorf("start jvm: %w", err)
 	}
 	cmd.Stdin, cmd.Stdout = inR, outW
-	stderr := &capWriter{max: 8 << 10}
+	stderr := execute.NewCapWriter(8 << 10)
 	cmd.Stderr = stderr
 	if err := cg.Start(cmd); err != nil {
 		inR.Close()
@@ -171,7 +172,7 @@ func (w *jvmWorker) send(program string, tests []javaTest) error {
 	binary.BigEndian.PutUint32(frame, uint32(b.Len()))
 	frame = append(frame, b.Bytes()...)
 	if _, err := w.stdin.Write(frame); err != nil {
-		return fmt.Errorf("%w: %v", errWorkerDead, err)
+		return fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	return nil
 }
@@ -188,29 +189,29 @@ func (w *jvmWorker) expect(deadline time.Time, types ...byte) error {
 }
 
 func (w *jvmWorker) header(ctx context.Context, deadline time.Time, types ...byte) (byte, error) {
-	if err := armDeadline(ctx, w.out, deadline); err != nil {
-		return 0, fmt.Errorf("%w: %v", errWorkerDead, err)
+	if err := execute.ArmDeadline(ctx, w.out, deadline); err != nil {
+		return 0, fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	var hdr [jvmNonce + 1]byte
 	if _, err := io.ReadFull(w.rd, hdr[:]); err != nil {
-		return 0, fmt.Errorf("%w: %v", errWorkerDead, err)
+		return 0, fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	if subtle.ConstantTimeCompare(hdr[:jvmNonce], w.nonce[:]) != 1 {
-		return 0, fmt.Errorf("%w: a frame without the worker's nonce (written by the program?)", errWorkerDead)
+		return 0, fmt.Errorf("%w: a frame without the worker's nonce (written by the program?)", execute.ErrWorkerDead)
 	}
 	for _, t := range types {
 		if hdr[jvmNonce] == t {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unexpected frame type %q", errWorkerDead, hdr[jvmNonce])
+	return 0, fmt.Errorf("%w: unexpected frame type %q", execute.ErrWorkerDead, hdr[jvmNonce])
 }
 
 // jvmReply is a test result ('T') or the end of a request ('D').
 type jvmReply struct {
 	typ    byte
 	index  int
-	result Result
+	result execute.Result
 	dirty  bool
 }
 
@@ -228,14 +229,14 @@ func (w *jvmWorker) recv(ctx context.Context, deadline time.Time) (jvmReply, err
 	}
 	var idx int32
 	if err := binary.Read(w.rd, binary.BigEndian, &idx); err != nil {
-		return r, fmt.Errorf("%w: %v", errWorkerDead, err)
+		return r, fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	o, err := w.rd.ReadByte()
 	if err != nil {
-		return r, fmt.Errorf("%w: %v", errWorkerDead, err)
+		return r, fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
-	if int(o) >= len(outcomeNames) || idx < 0 {
-		return r, fmt.Errorf("%w: garbled result", errWorkerDead)
+	if o > byte(execute.Crash) || idx < 0 {
+		return r, fmt.Errorf("%w: garbled result", execute.ErrWorkerDead)
 	}
 	exc, err := w.readText()
 	if err != nil {
@@ -251,20 +252,20 @@ func (w *jvmWorker) recv(ctx context.Context, deadline time.Time) (jvmReply, err
 	}
 	var secs float64
 	if err := binary.Read(w.rd, binary.BigEndian, &secs); err != nil {
-		return r, fmt.Errorf("%w: %v", errWorkerDead, err)
+		return r, fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	if secs < 0 || secs > 1e6 || math.IsNaN(secs) {
 		secs = 0
 	}
 	r.index = int(idx)
-	r.result = Result{Outcome: Outcome(o), Exception: exc, HasValue: hasValue, Value: value, Seconds: secs}
+	r.result = execute.Result{Outcome: execute.Outcome(o), Exception: exc, HasValue: hasValue, Value: value, Seconds: secs}
 	return r, nil
 }
 
 func (w *jvmWorker) readBool() (bool, error) {
 	b, err := w.rd.ReadByte()
 	if err != nil || b > 1 {
-		return false, fmt.Errorf("%w: garbled flag (%v)", errWorkerDead, err)
+		return false, fmt.Errorf("%w: garbled flag (%v)", execute.ErrWorkerDead, err)
 	}
 	return b == 1, nil
 }
@@ -272,17 +273,17 @@ func (w *jvmWorker) readBool() (bool, error) {
 func (w *jvmWorker) readText() (string, error) {
 	var n int32
 	if err := binary.Read(w.rd, binary.BigEndian, &n); err != nil {
-		return "", fmt.Errorf("%w: %v", errWorkerDead, err)
+		return "", fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	if n < 0 || n > maxJVMText {
-		return "", fmt.Errorf("%w: text of %d bytes", errWorkerDead, n)
+		return "", fmt.Errorf("%w: text of %d bytes", execute.ErrWorkerDead, n)
 	}
 	b := make([]byte, n)
 	if _, err := io.ReadFull(w.rd, b); err != nil {
-		return "", fmt.Errorf("%w: %v", errWorkerDead, err)
+		return "", fmt.Errorf("%w: %v", execute.ErrWorkerDead, err)
 	}
 	if !utf8.Valid(b) {
-		return "", fmt.Errorf("%w: text is not UTF-8", errWorkerDead)
+		return "", fmt.Errorf("%w: text is not UTF-8", execute.ErrWorkerDead)
 	}
 	return string(b), nil
 }

@@ -1,4 +1,4 @@
-package execute
+package jvm
 
 import (
 	"archive/zip"
