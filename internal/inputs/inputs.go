@@ -10,12 +10,20 @@ import (
 	"github.com/ticoder/ticoder/internal/execute"
 )
 
-// Python is the Python half of the package (inputs.py): collect(arg) builds
-// an input pool and classes(arg) groups values by ==. Other embedded Python
-// tools prepend it to use its mutators (the agree quality estimator does).
-//
-//go:embed inputs.py
-var Python string
+// Python is the Python half of the package, one source: mutate.py (literal
+// calls and their mutations), then inputs.py. collect(arg) builds an input
+// pool and classes(arg) groups values by ==. Other embedded Python tools
+// prepend it to use its mutators (the agree quality estimator does).
+var Python = mutatePy + "\n\n" + inputsPy
+
+// mutatePy and inputsPy are the files Python is made of; imported on its
+// own (its unit tests), inputs.py imports mutate.py's names.
+var (
+	//go:embed mutate.py
+	mutatePy string
+	//go:embed inputs.py
+	inputsPy string
+)
 
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.
