@@ -2,7 +2,8 @@
 // candidate program, fast, in the sandbox, and caches the outcomes.
 //
 // A Pool keeps long-lived sandboxed Python workers, each running the embedded
-// harness (harness.py) as PID 1 of its sandbox. Untrusted code never runs in
+// harness (the Python package pyworker/, whose layout shows which process
+// each part runs in) as PID 1 of its sandbox. Untrusted code never runs in
 // a worker. For every program the worker forks a child with resource limits
 // (address space, CPU, file size, open files, processes) that compiles the
 // program once and runs its part of each test in a fresh namespace (the

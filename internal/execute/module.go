@@ -28,7 +28,7 @@ type Module struct {
 
 // workerArgs returns the interpreter's arguments for a worker: -s (no user
 // site directory), -P where the interpreter has it (Python 3.11: no script
-// directory on sys.path; the harness drops it where not), the bootstrap,
+// directory on sys.path; the worker drops it where not), the bootstrap,
 // and the module's description when m is not nil.
 func workerArgs(m *Module, noSafePath bool) ([]string, error) {
 	args := []string{"-s", "-P", "-c", bootstrap}

@@ -6,8 +6,9 @@ import (
 	"github.com/ticoder/ticoder/internal/testutil/pyunit"
 )
 
-// TestPythonUnits runs the unit tests of the package's embedded Python
-// (test_*.py beside it).
+// TestPythonUnits runs the unit tests of the package's embedded Python, the
+// worker's modules (pyworker/test_*.py beside them, each importing the
+// module it tests as pyworker.NAME).
 func TestPythonUnits(t *testing.T) {
-	pyunit.Run(t, ".")
+	pyunit.Run(t, "pyworker", ".")
 }

@@ -492,9 +492,13 @@ func TestLoadedMachineKeepsVerdicts(t *testing.T) {
 // TestWaitConstants: the Go side's reply budget allows what the harness
 // lets a test wait for a CPU.
 func TestWaitConstants(t *testing.T) {
+	src, err := pyworkerSource("limits")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for name, want := range map[string]string{"WAIT_FACTOR": strconv.Itoa(waitFactor), "WAIT_EXTRA": strconv.FormatFloat(waitExtra, 'f', 1, 64)} {
-		if !strings.Contains(harnessSource, "\n"+name+" = "+want+"  ") {
-			t.Errorf("harness.py does not set %s = %s", name, want)
+		if !strings.Contains(string(src), "\n"+name+" = "+want+"  ") {
+			t.Errorf("pyworker/limits.py does not set %s = %s", name, want)
 		}
 	}
 }

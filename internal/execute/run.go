@@ -291,7 +291,7 @@ func (p *Pool) runChain(ctx context.Context, st *runState, t task, rows [][]Resu
 }
 
 // The most a test may take while its program waits for a CPU: waitFactor
-// times its limit plus waitExtra seconds (harness.py's WAIT_FACTOR and
+// times its limit plus waitExtra seconds (pyworker/limits.py's WAIT_FACTOR and
 // WAIT_EXTRA, see Session.read_test; TestWaitConstants keeps them equal).
 const (
 	waitFactor = 4

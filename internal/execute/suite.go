@@ -1,19 +1,15 @@
 package execute
 
 import (
-	_ "embed"
 	"encoding/json"
 	"fmt"
 
 	"github.com/ticoder/ticoder/internal/clip"
 )
 
-//go:embed suite.py
-var suiteSource string
-
 // Suite is a test made of many calls of one function, each output compared
 // with the reference's as evalplus judges HumanEval+ and MBPP+ (see
-// suite.py): exact equality first, then the float rules (the task's atol;
+// pyworker/suite.py): exact equality first, then the float rules (the task's atol;
 // 1e-6 for an output that is a float or a list of floats; numpy.allclose
 // with rtol 1e-7) and the dataset's special oracles. The inputs are in two
 // parts, base then plus; each part has its own atol state and its own
@@ -173,11 +169,11 @@ func sum(xs []float64) float64 {
 func (s *Suite) stub() *Suite { return &Suite{ID: s.ID} }
 
 // suiteSlots is how many suites a worker keeps, oldest out first
-// (harness.py's SUITE_SLOTS).
+// (pyworker/suiterun.py's SUITE_SLOTS).
 const suiteSlots = 64
 
 // suiteMirror follows which suites a worker keeps: the same first-in,
-// first-out order as harness.py, so that a request names a suite only to a
+// first-out order as the Python worker, so that a request names a suite only to a
 // worker that has it.
 type suiteMirror struct {
 	order []string

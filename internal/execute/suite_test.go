@@ -107,7 +107,7 @@ func TestSuiteAttacks(t *testing.T) {
 	attacks := []struct{ name, program string }{
 		{"an __eq__ that always says yes", "class Yes(list):\n    def __eq__(self, o):\n        return True\n" +
 			"def f(xs):\n    return Yes([0])\n"},
-		{"patching the judging module in its own process", "import sys\nm = sys.modules.get('suite')\n" +
+		{"patching the judging module in its own process", "import sys\nm = sys.modules.get('pyworker.suite')\n" +
 			"if m:\n    m.Judge.check = lambda *a: ''\n    m.digest = lambda v: '0' * 64\n    m.is_floats = lambda v: True\n" +
 			"def f(xs):\n    return [0]\n"},
 		{"forged lines on every descriptor", "import os, json\n" +

@@ -4,14 +4,15 @@ import (
 	"encoding/json"
 )
 
-// The requests and replies that cross between the Go supervisor and
-// harness.py, one frame each (see worker.send and worker.recv). harness.py's
-// docstrings name the same fields; a field added here must be read there.
+// The requests and replies that cross between the Go supervisor and the
+// Python worker (pyworker/), one frame each (see worker.send and
+// worker.recv). The docstrings of pyworker/worker.py's handle_run and
+// handle_call name the same fields; a field added here must be read there.
 
-// harnessOp names a request to harness.py.
+// harnessOp names a request to the Python worker.
 type harnessOp string
 
-// The requests harness.py answers.
+// The requests the Python worker answers.
 const (
 	opRun  harnessOp = "run"
 	opCall harnessOp = "call"

@@ -3,7 +3,6 @@ package execute
 import (
 	"bufio"
 	"context"
-	_ "embed"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -20,27 +19,6 @@ import (
 	"github.com/ticoder/ticoder/internal/sandbox"
 )
 
-//go:embed harness.py
-var harnessSource string
-
-// bootstrap is the worker's -c program: it reads harness.py as the first
-// frame on the request pipe and runs it. Given as -c itself, the source
-// would stay in the process twice over (Python keeps its argv and the
-// command), and compiling it at start-up leaves heap that cannot be given
-// back; read and compiled here, it is freed before the worker trims its
-// heap and forks the zygote, whose every page each program's fork copies.
-const bootstrap = `import os
-def _read(n):
-    b = b""
-    while len(b) < n:
-        c = os.read(3, n - len(b))
-        if not c:
-            raise SystemExit("ticoder: no harness on fd 3")
-        b += c
-    return b
-exec(compile(_read(int.from_bytes(_read(4), "big")), "<harness>", "exec"))
-`
-
 // errWorkerDead means the worker process is gone or stopped answering; the
 // request it was serving must be retried elsewhere or reported as a crash.
 var errWorkerDead = errors.New("sandbox worker died")
@@ -48,8 +26,9 @@ var errWorkerDead = errors.New("sandbox worker died")
 // maxFrame bounds one reply from a worker.
 const maxFrame = 512 << 20
 
-// worker is one long-lived sandboxed Python process running harness.py. It
-// serves one request at a time; it is not safe for concurrent use.
+// worker is one long-lived sandboxed Python process running the Python
+// worker, the package pyworker/ (see bootstrap). It serves one request at
+// a time; it is not safe for concurrent use.
 type worker struct {
 	cmd  *exec.Cmd
 	req  *os.File        // fd 3 inside: requests
@@ -128,24 +107,9 @@ func startWorker(cfg sandbox.Config, cgs *sandbox.Cgroups, lim sandbox.CgroupLim
 		cpus.put(cfg.CPUs)
 		close(w.done)
 	}()
-	// (The source is larger than a pipe's buffer: a Python that hangs
-	// before reading it must not hang the caller.)
-	_ = w.req.SetWriteDeadline(time.Now().Add(30 * time.Second))
-	err = w.sendRaw([]byte(harnessSource))
-	if err == nil {
-		err = w.sendRaw([]byte(suiteSource))
-	}
-	_ = w.req.SetWriteDeadline(time.Time{})
-	if err != nil {
+	if err := w.boot(stderr); err != nil {
 		w.kill()
-		return nil, fmt.Errorf("start worker: python did not take the harness (%v): %s", err, stderr.String())
-	}
-	var hello struct {
-		Type string `json:"type"`
-	}
-	if err := w.recv(context.Background(), time.Now().Add(30*time.Second), &hello); err != nil || hello.Type != "ready" {
-		w.kill()
-		return nil, fmt.Errorf("start worker: python did not start (%v): %s", err, stderr.String())
+		return nil, err
 	}
 	return w, nil
 }

@@ -11,14 +11,20 @@ import (
 	"github.com/ticoder/ticoder/internal/pyfunc"
 )
 
-//go:embed inputs.py
-var inputsPy string
+// Program is the Python half of the package: mutate.py (literal calls and
+// their mutations), then inputs.py. collect(arg) builds an input pool and
+// classes(arg) groups values by ==. Other embedded Python programs extend
+// it (Program.With) to use its mutators (the agree quality estimator does).
+var Program = pyfunc.NewProgram(pyfunc.Module{Name: "mutate.py", Text: mutatePy}, pyfunc.Module{Name: "inputs.py", Text: inputsPy})
 
-// Program is the Python half of the package (inputs.py): collect(arg) builds
-// an input pool and classes(arg) groups values by ==. Other embedded Python
-// programs extend it (Program.With) to use its mutators (the agree quality
-// estimator does).
-var Program = pyfunc.NewProgram(pyfunc.Module{Name: "inputs.py", Text: inputsPy})
+// mutatePy and inputsPy are the files Program is made of; imported on its
+// own (its unit tests), inputs.py imports mutate.py's names.
+var (
+	//go:embed mutate.py
+	mutatePy string
+	//go:embed inputs.py
+	inputsPy string
+)
 
 // Caller runs a function of a Python source in a sandboxed child and decodes
 // its JSON return value into result. *execute.Pool implements it.

@@ -9,9 +9,10 @@ sandbox). prepare(arg) takes {"entry", "examples": [{"call", "expected"}],
   full stop, a comment, "= 8" at the end, lower-case true/false) is a
   literal; both are rewritten canonically with repr;
 - inputs are new calls made by mutating one argument of a kept example
-  with the type-aware mutators of ticoder's input generator (inputs.py of
-  package inputs, which ticoder prepends to this file: _mutate_call,
-  _literal_call, _render, _round_trips and _MISSING come from there),
+  with the type-aware mutators of ticoder's input generator (mutate.py of
+  package inputs, which ticoder prepends to this file with inputs.py:
+  _mutate_call, _literal_call, _render, _round_trips and _MISSING come
+  from there),
   deduplicated, shuffled with a fixed seed and cut to max_inputs. Their
   expected values are unknown: the estimator compares the candidates'
   behaviour on them.
@@ -21,11 +22,11 @@ import ast
 import random
 import zlib
 
-# In the sandbox ticoder runs this file after inputs.py, as one source whose
-# __name__ is "ticoder_tool". Imported on its own (its unit tests, the lint in
-# .ci/run) it takes those names from inputs.py.
+# In the sandbox ticoder runs this file after mutate.py and inputs.py, as one
+# source whose __name__ is "ticoder_tool". Imported on its own (its unit
+# tests, the lint in .ci/run) it takes those names from mutate.py.
 if __name__ != "ticoder_tool":
-    from inputs import _MISSING, _literal_call, _mutate_call, _render, _round_trips
+    from mutate import _MISSING, _literal_call, _mutate_call, _render, _round_trips
 
 
 def _literal(src):

@@ -1,5 +1,5 @@
-"""Unit tests of agree.py, imported on its own (inputs.py on the path) and
-run as the one source the estimator sends to the sandbox.
+"""Unit tests of agree.py, imported on its own (mutate.py and inputs.py on
+the path) and run as the one source the estimator sends to the sandbox.
 
 Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
 """
@@ -9,15 +9,18 @@ import unittest
 
 import agree
 import inputs
+import mutate
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def concatenated():
-    with open(inputs.__file__) as f:
-        src = f.read()
-    with open(os.path.join(HERE, "agree.py")) as f:
-        src += "\n\n" + f.read()
+    """The source the estimator sends: inputs.Python (mutate.py, then
+    inputs.py), then agree.py."""
+    src = ""
+    for path in (mutate.__file__, inputs.__file__, os.path.join(HERE, "agree.py")):
+        with open(path) as f:
+            src += ("\n\n" if src else "") + f.read()
     g = {"__name__": "ticoder_tool"}
     exec(compile(src, "<tool>", "exec"), g)
     return g

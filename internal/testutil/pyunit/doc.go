@@ -1,6 +1,7 @@
 // Package pyunit runs the unit tests of ticoder's embedded Python files
-// (harness.py, extract.py, inputs.py, agree.py, tools.py) from Go tests, with
-// Debian's /usr/bin/python3, the interpreter that runs them in the sandbox.
+// (the execution worker's package pyworker/, extract.py, inputs.py,
+// agree.py, tools.py) from Go tests, with Debian's /usr/bin/python3, the
+// interpreter that runs them in the sandbox.
 //
 // Those files are ticoder's own, trusted code: their tests run directly, not
 // in the sandbox. Each test file imports the file it tests as a module, so

@@ -1,16 +1,20 @@
-# ticoder's judging of input suites (HumanEval+ and MBPP+): the pure parts.
-#
-# A suite test calls a program's function on many inputs and compares each
-# output with the reference's, as evalplus 26d6d00 does (evalplus/eval/
-# __init__.py unsafe_execute, eval/_special_oracle.py, data/mbpp.py). The
-# worker (harness.py) loads this file as the module "suite" at start-up and
-# runs these functions itself, on plain data only: the program's process
-# never sees an expected output and never compares anything.
-#
-# Where evalplus is fooled, this is stricter: a return value that is not
-# plain data (say an object whose __eq__ says True) fails, where evalplus
-# calls its __eq__; oracles read the inputs as given, not as the program
-# may have changed them in place.
+"""ticoder's judging of input suites (HumanEval+ and MBPP+): the pure parts.
+
+A suite test calls a program's function on many inputs and compares each
+output with the reference's, as evalplus 26d6d00 does (evalplus/eval/
+__init__.py unsafe_execute, eval/_special_oracle.py, data/mbpp.py). The
+worker runs these functions itself (see suiterun), on plain data only: the
+program's process never sees an expected output and never compares
+anything. Process C only describes its outputs with them (is_floats, and
+digest for an output too large to send); a program that patches them in
+its own process only changes what C reports of its own outputs, which
+the worker checks against the reference's all the same.
+
+Where evalplus is fooled, this is stricter: a return value that is not
+plain data (say an object whose __eq__ says True) fails, where evalplus
+calls its __eq__; oracles read the inputs as given, not as the program
+may have changed them in place.
+"""
 
 import hashlib
 import marshal

@@ -4,7 +4,7 @@ restoration and the digests. Run by TestPythonUnits with /usr/bin/python3."""
 import math
 import unittest
 
-import suite
+from pyworker import suite
 
 
 class JudgeTest(unittest.TestCase):

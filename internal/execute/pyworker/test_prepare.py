@@ -1,0 +1,79 @@
+"""Unit tests of prepare.py: who judges a test, and what a test and the
+program's process get of each other.
+
+Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
+"""
+
+import unittest
+
+from pyworker import prepare
+
+
+class WantedTest(unittest.TestCase):
+    def test_wanted(self):
+        code = "import math\ndef check(candidate):\n    assert abs(candidate(1) - poly(2)) < 1e-6 and math.pi\ncheck(f)\n"
+        # Not the test's own bindings (check, math, candidate).
+        self.assertEqual(prepare.wanted_names("", code, ""), ("f", "poly"))
+        # A helper the setup defines is the setup's; the entry is always taken.
+        self.assertEqual(prepare.wanted_names("def poly(x):\n    return x\n", code, "sum"), ("sum", "f"))
+        self.assertEqual(prepare.wanted_names("", "assert [g(x) for x in y] and (lambda z: h(z))(1)", ""), ("g", "h", "y"))
+        self.assertEqual(prepare.wanted_names("", "assert sum(1, 2) == 3", "sum"), ("sum",))
+        self.assertEqual(prepare.wanted_names("", "assert __import__('os') and len(x)", ""), ("x",))
+
+
+class LiteralCallsTest(unittest.TestCase):
+    def test_calls_in_source_order(self):
+        code = ("def check(candidate):\n    assert candidate(1, k='a') == 2\n    assert candidate([1, 2]) == 3\n"
+                "    assert candidate(x) == 4\n    assert candidate(*[1]) == 5\ncheck(f)\n")
+        # candidate maps to f; check(f) itself has no literal arguments.
+        self.assertEqual(prepare.literal_calls(code), (("f", [1], {"k": "a"}), ("f", [[1, 2]], {})))
+
+    def test_not_python(self):
+        self.assertEqual(prepare.literal_calls("def ("), ())
+
+    def test_prefetch(self):
+        got = prepare.prefetch_calls((("f", [1, {2}], {}), ("f", [object()], {})))
+        self.assertEqual(got, (("f", '["f",[1,{"s":[2]}],{}]'),))
+
+
+class CompileTest(unittest.TestCase):
+    def test_kinds(self):
+        cases = [
+            ("a literal expected value", {"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"}, False, "A"),
+            ("a benchmark's own test", {"code": "assert f(1) == 2", "trusted": True}, False, "T"),
+            ("a generated test", {"code": "assert f(1) > 1"}, False, "J"),
+            ("allow_objects", {"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"}, True, "L"),
+        ]
+        for name, t, allow, kind in cases:
+            with self.subTest(name=name):
+                w = prepare.compile_test(t, allow)
+                self.assertIsNone(w.bad)
+                self.assertEqual(w.kind, kind)
+        w = prepare.compile_test({"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"}, False)
+        self.assertEqual(w.expected, (2,))
+        self.assertEqual(w.wanted, ("f",))
+
+    def test_trusted_prefetch(self):
+        w = prepare.compile_test({"code": "assert f(1) == 2", "trusted": True, "entry": "f"}, False)
+        self.assertEqual(w.entry, "f")
+        self.assertEqual(w.prefetch, (("f", '["f",[1],{}]'),))
+
+    def test_bad(self):
+        w = prepare.compile_test({"code": "assert f(1) ==", "input": "f(1)", "expected": "2"}, False)
+        self.assertEqual(w.bad, "SyntaxError")
+
+    def test_entry_must_be_a_name(self):
+        for entry in ["__import__", "a b", 3]:
+            with self.subTest(entry=entry):
+                self.assertEqual(prepare.compile_test({"code": "pass", "entry": entry}, False).entry, "")
+
+    def test_compiled_once(self):
+        raw = [{"code": "assert f(1) > 1"}]
+        self.assertIs(prepare.compile_tests(raw, False)[0], prepare.compile_tests(raw, False)[0])
+
+    def test_suite_not_loaded(self):
+        self.assertEqual(prepare.compile_suite_test({"id": "absent"}).bad, "suite not loaded")
+
+
+if __name__ == "__main__":
+    unittest.main()
