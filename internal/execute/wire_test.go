@@ -8,7 +8,7 @@ import (
 
 // TestWireFormatsUnchanged pins what crosses a process boundary: a Job as
 // the NATS job queue carries it (and a remote batch's content address),
-// and the run request harness.py reads. A change here breaks workers and
+// and the run request the Python worker (pyworker) reads. A change here breaks workers and
 // coordinators of another version, or the harness.
 func TestWireFormatsUnchanged(t *testing.T) {
 	tests := []Test{{Code: "assert f() is None"}, {Code: "assert f() == 1", Input: "f()", Expected: "1"}, {Code: "x"}}
