@@ -84,6 +84,7 @@ def child_setup(keep, limits, workdir):
 WAIT_FACTOR = 4  # a test may wait for a CPU until WAIT_FACTOR times its limit
 WAIT_EXTRA = 1.0  # plus this many seconds (see Session.read_test)
 LAST_LOOK = 0.001  # seconds a timed-out test's reader looks once more at the pipe
+SLOWER_CPU = 0.5  # a program that lost time may run this much more of its limit (see Session.read_test)
 SPAWN_WAIT = 30.0  # seconds a forked process has to read what it runs
 
 

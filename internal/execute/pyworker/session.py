@@ -15,7 +15,7 @@ from time import monotonic as _mono
 
 from . import zygote
 from .cleanup import Dirty
-from .limits import LAST_LOOK, WAIT_EXTRA, WAIT_FACTOR, load_delay
+from .limits import LAST_LOOK, SLOWER_CPU, WAIT_EXTRA, WAIT_FACTOR, load_delay
 from .wire import Died, Flood, Garbled, TimedOut, call_key, get_dict, write_all
 
 
@@ -91,8 +91,10 @@ class Session:
         the limit in all, the rest of the limit (the kernel counts a wait
         only once it ends). A CPU shared with busy processes also runs C
         slower (caches, the sibling hyperthread): a C that has lost time
-        may run for the limit plus what it lost, up to twice the limit (a
-        first test also pays for C's start, the fork's copied pages). On a
+        may run for the limit plus what it lost, up to SLOWER_CPU more of
+        the limit (a first test also pays for C's start, the fork's copied
+        pages); a program that needs more than that of a quiet CPU times
+        out on a loaded machine too. On a
         quiet machine this is the wall clock, and
         a loaded machine's verdicts are a quiet one's; a test may get more,
         never less, than its limit. Raises TimedOut."""
@@ -110,7 +112,7 @@ class Session:
                 if st is not None:
                     lost, ran, ready = st
                     later = began + limit + lost
-                    if ready and ran < limit + min(lost, limit):
+                    if ready and ran < limit + min(lost, limit * SLOWER_CPU):
                         later = max(later, _mono() + max(limit - ran, LAST_LOOK))
                     later = min(later, cap)
                 if later is None or later <= _mono():
