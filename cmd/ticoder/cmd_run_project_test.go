@@ -153,6 +153,21 @@ func TestRunProjectOut(t *testing.T) {
 	noSecrets(t, "the cache", string(cache))
 }
 
+// runProjectWrite runs apply_discount's session in fx with --write, the
+// fake model answering and the user saying yes, then Enter; it returns
+// what run printed on stdout and stderr.
+func runProjectWrite(t *testing.T, fx projecttest.Project) (out, errw *bytes.Buffer) {
+	t.Helper()
+	srv := llmtest.New(t, llmtest.Config{Respond: discountModel(nil)})
+	o := projectRunOptions(t, fx, srv.URL)
+	o.write, o.out = true, ""
+	out, errw = &bytes.Buffer{}, &bytes.Buffer{}
+	if err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n\n"), out, errw); err != nil {
+		t.Fatalf("run: %v\n%s\n%s", err, out.String(), errw.String())
+	}
+	return out, errw
+}
+
 // TestRunProjectWrite runs with --write: the function is replaced in place
 // (the rest of the module unchanged but for a new import line), the
 // approved tests are appended to tests/test_pricing.py after its bytes,
@@ -164,13 +179,7 @@ func TestRunProjectWrite(t *testing.T) {
 	testsFile := filepath.Join(fx.Root, "tests/test_pricing.py")
 	orig, _ := os.ReadFile(module)
 	origTests, _ := os.ReadFile(testsFile)
-	srv := llmtest.New(t, llmtest.Config{Respond: discountModel(nil)})
-	o := projectRunOptions(t, fx, srv.URL)
-	o.write, o.out = true, ""
-	var out, errw bytes.Buffer
-	if err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n\n"), &out, &errw); err != nil {
-		t.Fatalf("run: %v\n%s\n%s", err, out.String(), errw.String())
-	}
+	out, errw := runProjectWrite(t, fx)
 	got, _ := os.ReadFile(module)
 	head, _, _ := strings.Cut(string(orig), "def apply_discount")
 	_, tail, _ := strings.Cut(string(orig), "    ...\n")
@@ -197,10 +206,10 @@ func TestRunProjectWrite(t *testing.T) {
 	}
 	changed := append(append([]byte(nil), orig...), "\n# edited meanwhile\n"...)
 	srv2 := llmtest.New(t, llmtest.Config{Respond: discountModel(func() { _ = os.WriteFile(module, changed, 0o644) })})
-	o = projectRunOptions(t, fx, srv2.URL)
+	o := projectRunOptions(t, fx, srv2.URL)
 	o.write, o.out = true, ""
 	out.Reset()
-	err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n\n"), &out, &errw)
+	err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n\n"), out, errw)
 	if !errors.Is(err, errFileChanged) || exitCode(err, &bytes.Buffer{}) != exitError {
 		t.Errorf("run on a changed module: %v, want errFileChanged and exit 1", err)
 	}
@@ -247,13 +256,7 @@ func TestRunProjectOtherPythons(t *testing.T) {
 	for v, python := range pythons {
 		t.Run(v, func(t *testing.T) {
 			fx := projecttest.ProjectFixtureWith(t, python)
-			srv := llmtest.New(t, llmtest.Config{Respond: discountModel(nil)})
-			o := projectRunOptions(t, fx, srv.URL)
-			o.write, o.out = true, ""
-			var out, errw bytes.Buffer
-			if err := runRun(context.Background(), runGlobals(t), o, strings.NewReader("y\n\n"), &out, &errw); err != nil {
-				t.Fatalf("run: %v\n%s\n%s", err, out.String(), errw.String())
-			}
+			out, errw := runProjectWrite(t, fx)
 			got, _ := os.ReadFile(filepath.Join(fx.Root, "src/shop/pricing.py"))
 			if !strings.Contains(string(got), "return round_cents(price * (100 - percent) / 100)\n") {
 				t.Errorf("the right candidate was not written:\n%s", got)
