@@ -93,8 +93,7 @@ class Session:
         slower (caches, the sibling hyperthread): a C that has lost time
         may run for the limit plus what it lost, up to SLOWER_CPU more of
         the limit (a first test also pays for C's start, the fork's copied
-        pages); a program that needs more than that of a quiet CPU times
-        out on a loaded machine too. On a
+        pages). On a
         quiet machine this is the wall clock, and
         a loaded machine's verdicts are a quiet one's; a test may get more,
         never less, than its limit. Raises TimedOut."""
