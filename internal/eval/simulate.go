@@ -448,7 +448,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 			if pool == nil {
 				pool = s.Outcomes()
 			}
-			ranking := rank.Rank(r.r, pool, s.Alive(), s.Unasked())
+			ranking := rank.Rank(r.r, pool, s.Alive(), s.RankingTests())
 			for _, k := range cfg.Ks {
 				runs[i].PassAt[k] = append(runs[i].PassAt[k], TopK(ranking, s.Outcomes().Count, func(c int) bool { return p.Correct[c] }, k))
 			}

@@ -7,11 +7,12 @@ package session
 // answers it `undefined` (its input is outside the function's domain): nil
 // before any answer, when the selector takes the weight of the remaining
 // candidates that raise, time out or crash on it; after answers, that weight
-// among the domain candidates only (see domain). An undefined answer does
-// not prune — a candidate may return anything outside the domain — but it
-// shows which candidates model the domain as the user does. It also says
-// which kinds of input the user calls undefined: a test that shares a
-// trait (Spec.Traits) with a question answered undefined has at least that
+// with each remaining candidate weighed by how well it has modelled the
+// user's domain so far (see domainWeights). An undefined answer does not
+// prune — a candidate may return anything outside the domain — but it shows
+// which candidates model the domain as the user does. It also says which
+// kinds of input the user calls undefined: a test that shares a trait
+// (Spec.Traits) with a question answered undefined has at least that
 // trait's chance (traitChances), so that after "invalid input" to one
 // negative shift the next question is not another negative shift.
 func (s *Session) undefinedChances(ts []int) []float64 {
@@ -19,13 +20,17 @@ func (s *Session) undefinedChances(ts []int) []float64 {
 		return nil
 	}
 	out := make([]float64, len(s.spec.Tests))
-	dom := s.domain()
-	if all := s.pool.Weight(dom); all > 0 {
+	w := s.domainWeights()
+	all := 0.0
+	for _, x := range w {
+		all += x
+	}
+	if all > 0 {
 		for _, t := range ts {
 			raise := 0.0
-			for _, c := range dom {
+			for i, c := range s.alive {
 				if s.pool.Raises(c, t) {
-					raise += s.pool.Weight([]int{c})
+					raise += w[i]
 				}
 			}
 			out[t] = raise / all
@@ -39,6 +44,39 @@ func (s *Session) undefinedChances(ts []int) []float64 {
 		for _, tr := range s.spec.Traits[t] {
 			out[t] = max(out[t], like[tr])
 		}
+	}
+	return out
+}
+
+// domainMiss is the chance that a candidate which models the user's domain
+// still disagrees with one answer about it (raises where the user answers,
+// or answers where the user says undefined): candidates are written for
+// typical inputs and rarely check their arguments, so no single answer
+// settles which of them knows the domain.
+const domainMiss = 0.2
+
+// domainWeights returns, for each remaining candidate (in the order of
+// s.alive), its weight (rank.Outcomes.Weight) times the likelihood of the
+// answers so far if that candidate's errors marked the domain's edge:
+// (1 − domainMiss) for each answer it agrees with — it raised, timed out
+// or crashed on a question answered undefined, or did not on one answered
+// otherwise — and domainMiss for each it does not. A candidate that raises
+// on every input agrees with every undefined answer, yet it is one voice
+// among the others: taking only the best-agreeing candidates would let it
+// call every further question undefined, and the session would stop asking
+// while its candidates still differ.
+func (s *Session) domainWeights() []float64 {
+	out := make([]float64, len(s.alive))
+	for i, c := range s.alive {
+		l := s.pool.Weight([]int{c})
+		for _, st := range s.history {
+			if s.pool.Raises(c, st.Test) == (st.Answer.Verdict == Undefined) {
+				l *= 1 - domainMiss
+			} else {
+				l *= domainMiss
+			}
+		}
+		out[i] = l
 	}
 	return out
 }
@@ -93,32 +131,6 @@ func (s *Session) askable(set []int) []int {
 			continue
 		}
 		out = append(out, t)
-	}
-	return out
-}
-
-// domain returns the remaining candidates that agree most often with the
-// answers so far on which inputs are undefined: a candidate agrees with an
-// undefined answer if it raised, timed out or crashed on the question, and
-// with any other answer if it did not. nil before any answer.
-func (s *Session) domain() []int {
-	if len(s.history) == 0 {
-		return nil
-	}
-	best, out := -1, []int{}
-	for _, c := range s.alive {
-		n := 0
-		for _, st := range s.history {
-			if s.pool.Raises(c, st.Test) == (st.Answer.Verdict == Undefined) {
-				n++
-			}
-		}
-		switch {
-		case n > best:
-			best, out = n, append(out[:0], c)
-		case n == best:
-			out = append(out, c)
-		}
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"slices"
+
 	"github.com/ticoder/ticoder/internal/execute"
 	"github.com/ticoder/ticoder/internal/rank"
 )
@@ -8,7 +10,24 @@ import (
 // Ranking returns the remaining candidates ranked by the session's code
 // ranker (one entry per candidate, with tie groups).
 func (s *Session) Ranking() rank.Ranking {
-	return rank.Rank(s.ranker, s.pool, s.alive, s.unasked)
+	return rank.Rank(s.ranker, s.pool, s.alive, s.RankingTests())
+}
+
+// RankingTests returns the tests a code ranker weighs, in increasing order:
+// the unasked ones and those answered undefined. An answered test is
+// settled evidence (it pruned, or decides the agreement), but "undefined"
+// says nothing against any candidate, so it leaves the ranking as it was:
+// the model's tests about such an input still tell which candidates agree
+// with the rest of the sample.
+func (s *Session) RankingTests() []int {
+	out := slices.Clone(s.unasked)
+	for _, st := range s.history {
+		if st.Answer.Verdict == Undefined {
+			out = append(out, st.Test)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Suggestion is one behaviour class of the remaining candidates, shown by its

@@ -290,7 +290,7 @@ func (s *Session) query() rank.Query {
 		// that questions tell apart the candidates the ranking would put
 		// first. An Output answer names the value, which tells every value
 		// apart at once; there the weights are sqrt(multiplicity).
-		q.Outcomes = s.pool.Agreement(s.alive, s.unasked)
+		q.Outcomes = s.pool.Agreement(s.alive, s.RankingTests())
 	}
 	if s.spec.Synthesized != nil {
 		q.Pivot, q.BestPivot = s.pool.Pivots(s.Ranking()), true
