@@ -95,6 +95,53 @@ func TestSuiteJudges(t *testing.T) {
 	}
 }
 
+// TestSuiteNumpyNumbers: numpy's numbers inside a returned tuple, list or
+// dict read as Python's, as evalplus's == reads them (MBPP+ samples return
+// tuple(np.intersect1d(a, b))); a scalar's item() is what is compared, so
+// one that lies about its value fails. The stand-in class is numpy's by
+// its module name only, so the test needs no numpy.
+func TestSuiteNumpyNumbers(t *testing.T) {
+	p := newTestPool(t, Options{})
+	s := recordSuite(t, p, "def f(a, b):\n    return (a + b, {'p': [a * b]})\n", Suite{Entry: "f",
+		Base: json.RawMessage(`[[1, 2]]`), Plus: json.RawMessage(`[[3, 4], [5, 6]]`)}, 2)
+	scalar := "class int64:\n    __module__ = 'numpy'\n    shape = ()\n" +
+		"    def __init__(self, v, lie=0):\n        self.v, self.lie = v, lie\n" +
+		"    def item(self):\n        return self.v + self.lie\n"
+	progs := []string{
+		scalar + "def f(a, b):\n    return (int64(a + b), {'p': [int64(a * b)]})\n",
+		scalar + "def f(a, b):\n    return (int64(a + b), {'p': [int64(a * b, a == 5)]})\n",
+		scalar + "def f(a, b):\n    return (int64(a + b), {'p': [object()]})\n",
+	}
+	got := runSuite(t, p, s, progs)
+	want := []suiteRow{{"pass", -1, ""}, {"fail", 2, "output differs"}, {"fail", 0, ""}}
+	for i := range want {
+		if got[i].Outcome != want[i].Outcome || got[i].First != want[i].First ||
+			(want[i].Why != "" && got[i].Why != want[i].Why) {
+			t.Errorf("program %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	if !strings.Contains(got[2].Why, "not plain data") {
+		t.Errorf("an object inside the tuple: %q, want a not-plain-data failure", got[2].Why)
+	}
+
+	// A float64 returned alone: equal passes; close is not enough, as
+	// evalplus then asks for type(out) == type(exp) (a float passes there).
+	s = recordSuite(t, p, "def g(x):\n    return x / 3\n", Suite{Entry: "g",
+		Base: json.RawMessage(`[[1.0]]`), Plus: json.RawMessage(`[[2.0], [4.0]]`)}, 2)
+	float64 := strings.ReplaceAll(scalar, "int64", "float64")
+	got = runSuite(t, p, s, []string{
+		float64 + "def g(x):\n    return float64(x / 3)\n",
+		float64 + "def g(x):\n    return float64(x / 3, 1e-12 * (x == 4.0))\n",
+		"def g(x):\n    return x / 3 + 1e-12 * (x == 4.0)\n",
+	})
+	want = []suiteRow{{"pass", -1, ""}, {"fail", 2, "output is a numpy.float64, expected a float"}, {"pass", -1, ""}}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("float program %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
 // TestSuiteAttacks: a program that tries to pass a suite without returning
 // the right values fails, and the well-behaved program beside it passes.
 // (evalplus compares in the program's own process, with the program's ==:

@@ -215,18 +215,20 @@ class Judge:
         self.oracle = oracle
         self.atol = atol
 
-    def check(self, inp, out, exp):
+    def check(self, inp, out, exp, numpy_type=None):
         """Returns "" if out is right for inp, else why not. inp is the
         argument list as given (never the program's), out the program's
-        output as plain data, exp the reference's."""
+        output as plain data, exp the reference's; numpy_type names the
+        numpy scalar type (e.g. "numpy.float64") that the program returned
+        and out reads as a Python number."""
         try:
-            return self._check(inp, out, exp)
+            return self._check(inp, out, exp, numpy_type)
         except (RecursionError, MemoryError):
             return "output too deep to compare"
         except Exception as e:  # noqa: BLE001 - as evalplus, any error in the comparison fails
             return "comparison raised %s" % type(e).__name__
 
-    def _check(self, inp, out, exp):
+    def _check(self, inp, out, exp, numpy_type):
         oracle = self.oracle
         exact = out == exp
         if oracle == "always":
@@ -251,6 +253,8 @@ class Judge:
             return ""
         if self.atol == 0:
             return "output differs"
+        if numpy_type:  # evalplus: type(out) == type(exp), and numpy's float64 is not float
+            return "output is a %s, expected a %s" % (numpy_type, type(exp).__name__)
         if type(out) is not type(exp):
             return "output is a %s, expected a %s" % (type(out).__name__, type(exp).__name__)
         if isinstance(exp, (list, tuple)) and len(out) != len(exp):

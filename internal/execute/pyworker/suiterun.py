@@ -131,7 +131,7 @@ class SuiteRun:
             left = self.budget_left(sess)
             self.over_budget = left <= limit
             msg, _ = sess.read_test(_mono(), max(min(limit, left), 0.0), True)
-        return get_dict(msg, "j", "i", "s", "v", "d", "r", "x", "np", "why", "f")
+        return get_dict(msg, "j", "i", "s", "v", "d", "r", "x", "np", "why", "f", "nt")
 
     def read(self, sess, j):
         """Reads what C reports for suite test j until the suite ends or (fast
@@ -200,7 +200,7 @@ class SuiteRun:
             exp = s.value(i)
         except Garbled:
             return "fail", "output differs", plain_repr(out)
-        why = self.judge.check(s.inputs[i], out, exp)
+        why = self.judge.check(s.inputs[i], out, exp, msg.get("nt"))
         return ("fail", why, plain_repr(out)) if why else None
 
     def record(self, i, msg):

@@ -54,6 +54,27 @@ class MessagesTest(unittest.TestCase):
         v = [1]
         self.assertIs(program.numpy_scalar(v), v)
 
+    def test_numpy_items(self):
+        class Scalar:
+            __module__ = "numpy"
+            shape = ()
+
+            def __init__(self, v):
+                self.v = v
+
+            def item(self):
+                return self.v
+
+        got = program.numpy_items((Scalar(1), [Scalar(2.5)], {Scalar(3): {Scalar(4)}}, "x"))
+        self.assertEqual(got, (1, [2.5], {3: {4}}, "x"))
+        self.assertIs(type(got), tuple)
+        plain = ([1, 2], {"a": (3,)})
+        self.assertIs(program.numpy_items(plain), plain, "nothing to change: the value itself")
+        deep = [Scalar(1)]
+        for _ in range(200):
+            deep = [deep]
+        self.assertIs(program.numpy_items(deep), deep, "deeper than MAX_DEPTH: left as it is")
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -45,6 +45,12 @@ class JudgeTest(unittest.TestCase):
         self.assertEqual(j.check([1], 1.0, 1.0), "")  # a float output: atol becomes 1e-6
         self.assertEqual(j.check([1], [5.0000001], [5]), "")  # so a list of ints is now compared with it
         self.assertIn("differs", suite.Judge("", 0).check([1], [5.0000001], [5]))
+        # A numpy scalar is compared by value, but past exact equality
+        # evalplus asks for the expected output's type, which float64 is not.
+        self.assertEqual(suite.Judge("", 0).check([1], 0.5, 0.5, "numpy.float64"), "")
+        self.assertEqual(suite.Judge("", 0).check([1], 0.5000000001, 0.5, "numpy.float64"),
+                         "output is a numpy.float64, expected a float")
+        self.assertEqual(suite.Judge("", 0).check([1], 0.5000000001, 0.5), "")
 
 
 class RestoreTest(unittest.TestCase):
