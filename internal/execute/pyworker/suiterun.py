@@ -200,7 +200,10 @@ class SuiteRun:
             exp = s.value(i)
         except Garbled:
             return "fail", "output differs", plain_repr(out)
-        why = self.judge.check(s.inputs[i], out, exp, msg.get("nt"))
+        nt = msg.get("nt")
+        if nt is not None and type(nt) is not str:
+            raise Garbled("bad numpy type")
+        why = self.judge.check(s.inputs[i], out, exp, nt and clip(nt, MAX_NAME))
         return ("fail", why, plain_repr(out)) if why else None
 
     def record(self, i, msg):
