@@ -62,6 +62,18 @@ func runSuite(t *testing.T, p *Pool, s *Suite, progs []string) []suiteRow {
 	return out
 }
 
+// checkRows compares each program's suite result with want's (its Why only
+// where want gives one).
+func checkRows(t *testing.T, what string, got, want []suiteRow) {
+	t.Helper()
+	for i := range want {
+		if got[i].Outcome != want[i].Outcome || got[i].First != want[i].First ||
+			(want[i].Why != "" && got[i].Why != want[i].Why) {
+			t.Errorf("%s %d: got %+v, want %+v", what, i, got[i], want[i])
+		}
+	}
+}
+
 func TestSuiteJudges(t *testing.T) {
 	p := newTestPool(t, Options{})
 	ref := "def f(x, y):\n    return x / y\n"
@@ -84,12 +96,7 @@ func TestSuiteJudges(t *testing.T) {
 		{"error", 3, "ValueError"},
 		{"fail", 0, ""},
 	}
-	for i := range want {
-		if got[i].Outcome != want[i].Outcome || got[i].First != want[i].First ||
-			(want[i].Why != "" && got[i].Why != want[i].Why) {
-			t.Errorf("program %d: got %+v, want %+v", i, got[i], want[i])
-		}
-	}
+	checkRows(t, "program", got, want)
 	if !strings.Contains(got[5].Why, "not plain data") {
 		t.Errorf("an object that claims equality: %q, want a not-plain-data failure", got[5].Why)
 	}
@@ -114,12 +121,7 @@ func TestSuiteNumpyNumbers(t *testing.T) {
 	}
 	got := runSuite(t, p, s, progs)
 	want := []suiteRow{{"pass", -1, ""}, {"fail", 2, "output differs"}, {"fail", 0, ""}}
-	for i := range want {
-		if got[i].Outcome != want[i].Outcome || got[i].First != want[i].First ||
-			(want[i].Why != "" && got[i].Why != want[i].Why) {
-			t.Errorf("program %d: got %+v, want %+v", i, got[i], want[i])
-		}
-	}
+	checkRows(t, "program", got, want)
 	if !strings.Contains(got[2].Why, "not plain data") {
 		t.Errorf("an object inside the tuple: %q, want a not-plain-data failure", got[2].Why)
 	}
@@ -135,11 +137,7 @@ func TestSuiteNumpyNumbers(t *testing.T) {
 		"def g(x):\n    return x / 3 + 1e-12 * (x == 4.0)\n",
 	})
 	want = []suiteRow{{"pass", -1, ""}, {"fail", 2, "output is a numpy.float64, expected a float"}, {"pass", -1, ""}}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("float program %d: got %+v, want %+v", i, got[i], want[i])
-		}
-	}
+	checkRows(t, "float program", got, want)
 }
 
 // TestSuiteAttacks: a program that tries to pass a suite without returning
