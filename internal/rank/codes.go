@@ -13,7 +13,9 @@ type Ranker interface {
 	// Name returns the strategy's name, as ParseRanker accepts it.
 	Name() string
 	// Scores returns the score of each candidate of alive (same order),
-	// computed from the tests of unasked.
+	// computed from the tests of unasked: those whose answer has not
+	// settled them (a session passes the tests not asked yet and those
+	// answered undefined, see session.Session.RankingTests).
 	Scores(p *Outcomes, alive, unasked []int) []float64
 }
 
