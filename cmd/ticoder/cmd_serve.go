@@ -236,9 +236,20 @@ func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw 
 	}
 	grace := time.AfterFunc(requestGrace, endRequests)
 	defer grace.Stop()
-	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	shutdown, cancel := context.WithTimeout(context.WithoutCancel(ctx), shutdownWait)
 	defer cancel()
-	if err := hs.Shutdown(shutdown); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	err := hs.Shutdown(shutdown)
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		// A connection that never sent a request (a client's spare
+		// connection stays "new", and Shutdown waits 5 s for those) or a
+		// handler that ignores its context: stop anyway, as asked.
+		if err := hs.Close(); err != nil {
+			return fmt.Errorf("shut down: %w", err)
+		}
+		fmt.Fprintln(errw, "ticoder: stopped (closed connections that were still open)")
+		return nil
+	case err != nil && !errors.Is(err, http.ErrServerClosed):
 		return fmt.Errorf("shut down: %w", err)
 	}
 	fmt.Fprintln(errw, "ticoder: stopped")
@@ -246,8 +257,12 @@ func serveUntilDone(ctx context.Context, hs *http.Server, ln net.Listener, errw 
 }
 
 // requestGrace is how long requests in flight may go on after a shutdown
-// begins.
-const requestGrace = time.Second
+// begins; shutdownWait how long the server waits for its connections to
+// close before it closes them itself.
+const (
+	requestGrace = time.Second
+	shutdownWait = 3 * time.Second
+)
 
 // decideAccess decides how the server listening on addr is reached, with
 // the token from --token, else $TICODER_TOKEN (see server.DecideAccess).

@@ -120,6 +120,62 @@ func TestServeUntilDoneEndsStreams(t *testing.T) {
 	}
 }
 
+// TestServeUntilDoneClosesStragglers is the regression test for the same
+// failure with another cause: a client's spare connection that never sends
+// a request stays "new", and http.Server.Shutdown waits for those longer
+// than its timeout; a handler that ignores its context never ends. Ctrl-C
+// still stops the server, without an error.
+func TestServeUntilDoneClosesStragglers(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	for _, tc := range []struct {
+		name    string
+		handler http.HandlerFunc
+		connect func(t *testing.T, addr string) io.Closer
+	}{
+		{"a connection without a request", func(http.ResponseWriter, *http.Request) {}, func(t *testing.T, addr string) io.Closer {
+			c, err := net.Dial("tcp", addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}},
+		{"a handler that ignores its context", func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusOK)
+			w.(http.Flusher).Flush()
+			<-release
+		}, func(t *testing.T, addr string) io.Closer {
+			resp, err := http.Get("http://" + addr + "/stuck")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return resp.Body
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			hs := &http.Server{Handler: tc.handler}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan error, 1)
+			var out strings.Builder
+			go func() { done <- serveUntilDone(ctx, hs, ln, &out) }()
+			c := tc.connect(t, ln.Addr().String())
+			defer c.Close()
+			cancel()
+			if err := testutil.Receive(t, done, 30*time.Second, "the server to stop"); err != nil {
+				t.Errorf("serveUntilDone: %v", err)
+			}
+			if !strings.Contains(out.String(), "ticoder: stopped") {
+				t.Errorf("output %q, want it to say the server stopped", out.String())
+			}
+		})
+	}
+}
+
 // TestServeModelWarning: serve says at start when the model's server does
 // not accept connections, and says nothing when it does or when there is
 // nothing to reach.
