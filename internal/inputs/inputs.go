@@ -12,16 +12,20 @@ import (
 )
 
 // Program is the Python half of the package: mutate.py (literal calls and
-// their mutations), then inputs.py. collect(arg) builds an input pool and
+// their mutations), declared.py (what a problem's type hints and docstring
+// declare of its parameters), then inputs.py. collect(arg) builds an input pool and
 // classes(arg) groups values by ==. Other embedded Python programs extend
 // it (Program.With) to use its mutators (the agree quality estimator does).
-var Program = pyfunc.NewProgram(pyfunc.Module{Name: "mutate.py", Text: mutatePy}, pyfunc.Module{Name: "inputs.py", Text: inputsPy})
+var Program = pyfunc.NewProgram(pyfunc.Module{Name: "mutate.py", Text: mutatePy},
+	pyfunc.Module{Name: "declared.py", Text: declaredPy}, pyfunc.Module{Name: "inputs.py", Text: inputsPy})
 
-// mutatePy and inputsPy are the files Program is made of; imported on its
-// own (its unit tests), inputs.py imports mutate.py's names.
+// mutatePy, declaredPy and inputsPy are the files Program is made of;
+// imported on its own (its unit tests), inputs.py imports the others' names.
 var (
 	//go:embed mutate.py
 	mutatePy string
+	//go:embed declared.py
+	declaredPy string
 	//go:embed inputs.py
 	inputsPy string
 )

@@ -56,6 +56,7 @@ import zlib
 # .ci/run) it takes those names from mutate.py.
 if __name__ != "ticoder_tool":
     from mutate import _MISSING, _calls_in_text, _calls_in_tree, _literal_call, _mutate_call, _render, _round_trips
+    from declared import declared, outside
 
 
 # ---------------------------------------------------------------- type hints
@@ -211,9 +212,36 @@ def _hashable(xs):
     return True
 
 
-def _hint_calls(signature, entry, limit):
-    """Calls built from the type hints of entry's parameters: the i-th value
-    of every parameter together, then each parameter varied alone."""
+def _declared_values(want):
+    """Values of the declared features want (declared.py) of an unannotated
+    parameter: ints, numbers, strings or sequences of them, with the
+    declared sign and emptiness."""
+    elem = {x[2:] for x in want if x.startswith("[]")}
+    if "seq" in want:
+        xs = _declared_values(elem) if elem else [1, 2, 3]
+        vals = [[], xs[1:2], xs[:3], xs[2:4] + xs[:2], xs[:1] * 2 + xs[1:2], xs[::-1]]
+    elif "type=int" in want:
+        vals = list(_BASE["int"])
+    elif "num" in want:
+        vals = [0, 1, 2, 3, 5, 10, -1, 2.5]  # prose's "numbers" are mostly whole
+    elif "type=str" in want:
+        vals = list(_BASE["str"])
+    elif "type=dict" in want:
+        vals = [{}, {"a": 1}, {"a": 1, "b": 2}]
+    elif "type=tuple" in want:
+        vals = [(), (1, 2)]
+    elif "type=bool" in want:
+        vals = [True, False]
+    else:
+        return list(_ANY)
+    return [v for v in vals if not outside({0: want}, [v], [])] or vals
+
+
+def _hint_calls(signature, entry, limit, dom=None):
+    """Calls built from the type hints of entry's parameters (or, for a
+    parameter without one, from what the problem declares of it, dom): the
+    i-th value of every parameter together, then each parameter varied
+    alone."""
     try:
         tree = ast.parse(signature.strip() + ("\n    pass\n" if signature.rstrip().endswith(":") else ""))
     except SyntaxError:
@@ -228,7 +256,9 @@ def _hint_calls(signature, entry, limit):
     params = [a for a in fn.args.posonlyargs + fn.args.args if a.arg not in ("self", "cls")]
     if not params:
         return [([], [])]
-    cols = [[v for v in _hint_values(p.annotation) if _round_trips(v)] or [0] for p in params]
+    dom = dom or {}
+    cols = [[v for v in (_hint_values(p.annotation) if p.annotation is not None or i not in dom else _declared_values(dom[i]))
+             if _round_trips(v)] or [0] for i, p in enumerate(params)]
     out = []
     for i in range(max(len(c) for c in cols)):
         out.append(([c[i % len(c)] for c in cols], []))
@@ -295,12 +325,15 @@ def collect(arg):
         for c in _calls_in_text(p, entry):
             add_seed(c)
             add(c, "model")
-    if not seeds:
-        # Nothing written to start from: the type hints' values are the
-        # inputs, and the seeds of mutations.
-        for c in _hint_calls(arg.get("signature") or "", entry, max_inputs):
-            add(c, "hint")
-            add_seed(c)
+    dom = declared(arg.get("prompt") or "", arg.get("signature") or "", entry)
+    if not any(not outside(dom, *c) for _, _, c in seeds):
+        # Nothing written to start from, or only calls outside what the
+        # problem declares: the values of the declared types are the inputs,
+        # and the seeds of mutations.
+        for c in _hint_calls(arg.get("signature") or "", entry, max_inputs, dom):
+            if not outside(dom, *c):
+                add(c, "hint")
+                add_seed(c)
     seeds.sort(key=lambda s: (s[0], s[1]))
     lists = []
     for _, _, (args, kwargs) in seeds:
@@ -309,24 +342,27 @@ def collect(arg):
     # Round r gives seed s its mutation (r + s) mod n: every seed is mutated
     # before any is mutated twice, and neighbouring seeds by different kinds.
     # Mutations that keep every property all seeds share come first.
-    inv = _invariants([c for _, _, c in seeds])
+    inv = _invariants([c for _, _, c in seeds if not outside(dom, *c)])
     later = []
     for r in range(max((len(m) for m in lists), default=0)):
         for s, m in enumerate(lists):
             if r < len(m):
                 args, kwargs = m[(r + s) % len(m)]
                 if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
-                    if _keeps(inv, args, kwargs):
+                    if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs):
                         add((args, kwargs), "mutation")
                     else:
                         later.append((args, kwargs))
     for c in later:
         add(c, "mutation", True)
-    profile = _Profile([c for _, _, c in seeds])
+    profile = _Profile([c for _, _, c in seeds if not outside(dom, *c)], dom)
     for item, c in zip(out, calls):
         item["traits"] = profile.traits(c)
-    return {"inputs": out, "unlike": _unlike_tests(tests, profile, entry),
-            "traits": [profile.traits(c) for c in _test_calls(tests, entry)]}
+        if profile.declared(c):
+            item["atypical"] = True
+    test_calls = _test_calls(tests, entry)
+    return {"inputs": out, "unlike": [profile.unlike(c) for c in test_calls],
+            "traits": [profile.traits(c) for c in test_calls]}
 
 
 def _test_calls(tests, entry):
@@ -349,7 +385,8 @@ class _Profile:
     and keyword by name), how many seeds' values have each property
     (_features) and use each character (_chars)."""
 
-    def __init__(self, calls):
+    def __init__(self, calls, dom=None):
+        self.dom = dom or {}
         self.n = len(calls)
         self.feats = collections.defaultdict(collections.Counter)
         self.chars = collections.defaultdict(collections.Counter)
@@ -366,13 +403,20 @@ class _Profile:
         seeds). Questions that share a trait that the user's undefined
         answers had and the other answers lacked are likely undefined too
         (session.Spec.Traits)."""
-        return sorted(self._differences(call, 1))
+        return sorted(self._differences(call, 1) | set(self.declared(call)))
+
+    def declared(self, call):
+        """The properties the problem declares (declared.py) that a call's
+        arguments lack, as traits."""
+        return [] if call is None else outside(self.dom, *call)
 
     def unlike(self, call):
         """Whether a call is unlike most seeds: among at least MIN_SEEDS
         seeds, it lacks a property that MOST of them share, or uses a
         character that fewer than two seeds (and fewer than one in ten)
-        use."""
+        use; or it is outside the declared domain."""
+        if self.declared(call):
+            return True
         return self.n >= MIN_SEEDS and bool(self._differences(call, MOST * self.n))
 
     def _differences(self, call, rule):
@@ -390,14 +434,6 @@ class _Profile:
             if self.n >= MIN_SEEDS and any(self.chars[key][ch] < max(2, self.n / 10) for ch in _chars(v)):
                 out.add("%s:char" % (key,))
         return out
-
-
-def _unlike_tests(tests, profile, entry):
-    """For each test, whether its own call is unlike most seeds
-    (_Profile.unlike). The model's tests are guesses: one of them may ask
-    about an input outside the function's domain (an arithmetic expression
-    given to a function of parentheses), where any answer is arbitrary."""
-    return [profile.unlike(c) for c in _test_calls(tests, entry)]
 
 
 MIN_SEEDS = 5  # seeds needed to call a test's call unlike most of them

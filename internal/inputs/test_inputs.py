@@ -41,6 +41,27 @@ class CollectTest(unittest.TestCase):
             seen.add(typical)
         self.assertEqual(seen, {True, False}, got)
 
+    def test_declared_domain(self):
+        # The docstring declares a list of integers and a positive integer;
+        # the model's only tests call the function on strings. Those calls
+        # are unlike the domain, their mutations atypical, and typed values
+        # of the declared domain come first.
+        prompt = ('def maximum(arr, k):\n    """Given an array arr of integers and a positive integer k,\n'
+                  '    return the k largest numbers of arr.\n    """\n')
+        tests = [{"code": "assert maximum(%s) == None" % c, "input": "maximum(%s)" % c} for c in ("'a', 2", "'ab', 1")]
+        got = inputs.collect({"entry": "maximum", "prompt": prompt, "signature": "def maximum(arr, k):", "tests": tests,
+                              "max_inputs": 64, "max_chars": 120, "seed": 1})
+        self.assertEqual(got["unlike"], [True, True])
+        self.assertIn("0:-seq", got["traits"][0])
+        pool = got["inputs"]
+        self.assertEqual(pool[0]["origin"], "hint", pool[:3])
+        for i in pool:
+            args = eval("[" + i["call"][len("maximum("):-1] + "]")
+            inside = type(args[0]) in (list, tuple) and all(type(x) is int for x in args[0]) \
+                and type(args[1]) is int and args[1] > 0
+            self.assertEqual(not inside, bool(i.get("atypical")), i)
+        self.assertTrue(any(not i.get("atypical") for i in pool))
+
     def test_prose_examples(self):
         prompt = ('def top(arr, k, rev=False):\n    """\n    Example 1:\n        Input: arr = [-3, -4, 5], k = 3\n'
                   '        Output: [-4, -3, 5]\n    Example 2:\n        Input:\n            arr : [4, -4, 4]\n'
