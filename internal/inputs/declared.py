@@ -189,9 +189,17 @@ def declared(prompt, signature, entry):
         return {}
     names, hints = sig
     doc = _docstring(prompt, entry)
+    stated = {name: _stated(doc, name) for name in names}
+    # "two positive integers n and m": what the phrase states of n, it
+    # states of m.
+    for a in names:
+        for b in names:
+            if a != b and stated[a] and not stated[b] and re.search(
+                    r"(?<![\w'`.-])%s\s*(?:,|and|,\s*and)\s+%s(?![\w'`(-])" % (re.escape(a), re.escape(b)), doc):
+                stated[b] = set(stated[a])
     out = {}
     for i, (name, hinted) in enumerate(zip(names, hints)):
-        f = set(hinted) | _stated(doc, name)
+        f = set(hinted) | stated[name]
         if len(names) == 1 and not re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(name), doc):
             f |= _lone(doc)
         f = _consistent(f)
@@ -247,9 +255,10 @@ def features(v, depth=0):
     return out
 
 
-def outside(dom, args, kwargs, names=None):
+def outside(dom, args, kwargs):
     """The declared features that a call's positional arguments lack, as
-    "K:-F" traits (empty if it is inside the declared domain)."""
+    "K:!F" traits (empty if it is inside the declared domain); keyword
+    arguments are not judged."""
     out = []
     for i, v in enumerate(args):
         want = dom.get(i)
@@ -260,5 +269,5 @@ def outside(dom, args, kwargs, names=None):
         if any(not x.startswith("[]") and (x.startswith("type=") or x in ("num", "seq")) for x in missing):
             # Of a value of another type, what its elements lack says nothing more.
             missing = [x for x in missing if not x.startswith("[]")]
-        out += ["%d:-%s" % (i, x) for x in missing]
+        out += ["%d:!%s" % (i, x) for x in missing]
     return out

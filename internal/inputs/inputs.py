@@ -223,7 +223,7 @@ def _declared_values(want):
     elif "type=int" in want:
         vals = list(_BASE["int"])
     elif "num" in want:
-        vals = [0, 1, 2, 3, 5, 10, -1, 2.5]  # prose's "numbers" are mostly whole
+        vals = [0, 1, 2, 3, 5, 10, -1]  # prose's "numbers" are mostly whole; mutations add floats
     elif "type=str" in want:
         vals = list(_BASE["str"])
     elif "type=dict" in want:

@@ -38,6 +38,8 @@ class DeclaredTest(unittest.TestCase):
             ("non-negative", fn("def f(n):", "n is a non-negative integer. Given a non-negative integer n"), "f",
              {0: {"nonneg", "type=int"}}),
             ("an unparsable prompt", "def f(x:\n", "f", {}),
+            ("a phrase for two names", fn("def avg(n, m):", "You are given two positive integers n and m."), "avg",
+             {0: {"pos", "type=int"}, 1: {"pos", "type=int"}}),
         ]:
             with self.subTest(name):
                 self.assertEqual(declared(prompt, prompt, entry), want)
@@ -49,10 +51,10 @@ class DeclaredTest(unittest.TestCase):
             (((1, 2), 3), []),  # a tuple is a sequence
             (([], 1), []),  # an empty list's elements have every property
             (([True], True), []),  # a bool is an int, as evalplus's inputs take it
-            (("ab", 3), ["0:-seq"]),
-            (([1, "a"], 3), ["0:-[]type=int"]),
-            (([1], 0), ["1:-pos"]),
-            (([1], 2.5), ["1:-type=int"]),
+            (("ab", 3), ["0:!seq"]),
+            (([1, "a"], 3), ["0:![]type=int"]),
+            (([1], 0), ["1:!pos"]),
+            (([1], 2.5), ["1:!type=int"]),
             (([1],), []),  # arguments not given are not judged
         ]:
             with self.subTest(args=args):

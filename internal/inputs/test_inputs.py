@@ -52,7 +52,7 @@ class CollectTest(unittest.TestCase):
         got = inputs.collect({"entry": "maximum", "prompt": prompt, "signature": "def maximum(arr, k):", "tests": tests,
                               "max_inputs": 64, "max_chars": 120, "seed": 1})
         self.assertEqual(got["unlike"], [True, True])
-        self.assertIn("0:-seq", got["traits"][0])
+        self.assertIn("0:!seq", got["traits"][0])
         pool = got["inputs"]
         self.assertEqual(pool[0]["origin"], "hint", pool[:3])
         for i in pool:

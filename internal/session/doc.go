@@ -66,7 +66,10 @@
 // answered undefined, that trait's rate of undefined answers (Laplace's
 // rule): an undefined answer prunes nothing, but it shows which candidates
 // model the function's domain as the user does, and which kinds of input
-// the user will call undefined again. In
+// the user will call undefined again. From the first question on, a
+// question whose input lacks a property the problem declares (a trait
+// "K:!P", package inputs) is undefined with chance at least
+// DeclaredUndefined. In
 // PassFail mode infogain weighs each remaining candidate by the generated
 // tests' agreement (rank.Outcomes.Agreement: sqrt(multiplicity) × (1 + its
 // CodeT score on the unasked tests)), so that a yes or no tells apart the

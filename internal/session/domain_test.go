@@ -64,3 +64,44 @@ func TestUndefinedKeepsRanking(t *testing.T) {
 		t.Errorf("RankingTests = %v, want [0 1]", got)
 	}
 }
+
+// TestDeclaredUndefined: a question whose input lacks a property the
+// problem declares (trait "0:!pos") is likely undefined before any answer,
+// so an equally splitting question inside the declared domain is asked
+// first; a trait the written examples share ("0:-pos") alone does not do
+// that.
+func TestDeclaredUndefined(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		traits [][]string
+		want   int
+	}{
+		{"no traits: the first of the tie", nil, 0},
+		{"test 0 outside the declared domain", [][]string{{"0:!pos"}, nil}, 1},
+		{"test 0 only unlike the examples", [][]string{{"0:-pos"}, nil}, 0},
+		{"both outside", [][]string{{"0:!pos"}, {"0:!type=int", "0:-nonneg"}}, 0},
+	} {
+		for _, mode := range []rank.Mode{rank.PassFail, rank.Output} {
+			spec, rc := build(t, mode, []int{1, 1, 1, 1}, "P=1 P=1", "P=1 P=1", "F=2 F=2", "F=2 F=2")
+			spec.Select, spec.Traits = "infogain", tc.traits
+			s := start(t, spec, rc)
+			if q := ask(t, s); q.Test != tc.want {
+				t.Errorf("%s, %v: asked test %d, want %d", tc.name, mode, q.Test, tc.want)
+			}
+			u := s.undefinedChances(s.Unasked())
+			for test, trs := range tc.traits {
+				want := 0.0
+				if slices.ContainsFunc(trs, declaredTrait) {
+					want = DeclaredUndefined
+				}
+				got := 0.0 // nil: the selector takes the candidates' errors (none here)
+				if u != nil {
+					got = u[test]
+				}
+				if got != want {
+					t.Errorf("%s, %v: test %d undefined with chance %v, want %v", tc.name, mode, test, got, want)
+				}
+			}
+		}
+	}
+}
