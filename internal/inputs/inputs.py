@@ -23,10 +23,12 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   and tuples with an element added, removed, duplicated or two swapped,
   emptied, one element mutated recursively; dicts and sets likewise; bools
   flipped;
-- "hint": only when no seed exists at all, values built from the
-  signature's type hints (int, float, str, bool, list, tuple, dict, set,
-  Optional, Union; unannotated parameters get a small mix); they are then
-  the seeds of the mutations.
+- "hint": only when no seed is inside the domain the problem declares
+  (declared.py), values built from the signature's type hints (int, float,
+  str, bool, list, tuple, dict, set, Optional, Union) or, for an
+  unannotated parameter, from what the docstring declares of it (a small
+  mix where nothing is declared); they are then the seeds of the
+  mutations. Calls outside the declared domain are atypical.
 
 Every call is rendered canonically, entry(repr(arg), ..., name=repr(v)),
 and kept only if every argument's repr evaluates back to an equal value and
