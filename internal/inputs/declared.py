@@ -166,6 +166,14 @@ def _stated(doc, name):
                     if inner:
                         out |= {"[]" + x for x in inner if not x.startswith("[]")}
             break
+    if not out and re.fullmatch(r"arrays?|lists?|strings?|sequences?|tuples?|dict(?:ionary)?", name, re.I):
+        # A parameter named by its type ("array", "string"): the noun
+        # phrase that the name heads ("an array of non-negative integers").
+        for m in re.finditer(r"(?:^|(?<=[\s,;:(]))(?:an?|the|given)\s+(?:(?:an?|the)\s+)?((?:[\w-]+,?\s+){0,3}?)%s\b" % re.escape(name), doc, re.I):
+            f = _noun_phrase(doc[m.start(1):])
+            if f is not None:
+                out |= f
+                break
     if "pos" in out and re.search(r"(?<![\w.])0\s*<=?\s*%s(?![\w(])|(?<![\w.])%s\s*>=\s*0(?![\w.])" % (re.escape(name), re.escape(name)), doc):
         out = (out - {"pos"}) | {"nonneg"}
     return out
@@ -188,7 +196,7 @@ def declared(prompt, signature, entry):
     if sig is None:
         return {}
     names, hints = sig
-    doc = _docstring(prompt, entry)
+    doc = _docstring(prompt, entry)[:MAX_DOC]
     stated = {name: _stated(doc, name) for name in names}
     # "two positive integers n and m": what the phrase states of n, it
     # states of m.
@@ -197,6 +205,13 @@ def declared(prompt, signature, entry):
             if a != b and stated[a] and not stated[b] and re.search(
                     r"(?<![\w'`.-])%s\s*(?:,|and|,\s*and)\s+%s(?![\w'`(-])" % (re.escape(a), re.escape(b)), doc):
                 stated[b] = set(stated[a])
+    # "takes three numbers": one phrase for all the parameters.
+    m = re.search(r"\btakes (?:in )?(two|three|four|[234]) (%s)\b" % _NOUN.pattern, doc, re.I)
+    if m and {"two": 2, "three": 3, "four": 4}.get(m.group(1).lower(), int(m.group(1)) if m.group(1).isdigit() else 0) == len(names):
+        f = _noun_phrase(m.group(2)) or set()
+        for name in names:
+            if not stated[name]:
+                stated[name] = set(f)
     out = {}
     for i, (name, hinted) in enumerate(zip(names, hints)):
         f = set(hinted) | stated[name]
@@ -205,7 +220,171 @@ def declared(prompt, signature, entry):
         f = _consistent(f)
         if f:
             out[i] = f
+    _lengths(doc, names, out)
+    _characters(doc, out, names)
+    rel = _relations(doc, names)
+    if rel:
+        out[RELATIONS] = rel
     return out
+
+
+RELATIONS = "rel"  # the key of declared()'s stated comparisons
+MAX_DOC = 20000  # the characters of a docstring read
+
+
+def _only(out, kind):
+    """The one parameter position whose declared type is kind ("seq" or
+    "type=str"), or None if there is not exactly one."""
+    ps = [i for i, f in out.items() if i != RELATIONS and kind in f]
+    return ps[0] if len(ps) == 1 else None
+
+
+_COUNT = {"one": 1, "two": 2, "three": 3, "1": 1, "2": 2, "3": 3}
+
+
+def _lengths(doc, names, out):
+    """A stated least length: "(of length at least two)", "of at least two
+    elements", "NAME has at least one ...": of the named parameter, else
+    of the one sequence parameter."""
+    for m in re.finditer(r"\b(?:(?:of|with) (?:a )?length (?:of )?at least|of at least|(\w+)(?: list)? has at least)"
+                         r" (one|two|three|[123])\b( (?:elements?|items?|numbers?|integers?|strings?|words?|operators?|operands?))?",
+                         doc, re.I):
+        n = _COUNT[m.group(2).lower()]
+        named = m.group(1)
+        if named and named.lower() in [x.lower() for x in names]:
+            i = [x.lower() for x in names].index(named.lower())
+        elif named or (not m.group(3) and "length" not in m.group(0).lower()):
+            continue
+        else:
+            i = _only(out, "seq")
+        if i is None or i not in out or "seq" not in out[i]:
+            continue
+        out[i].add("nonempty" if n == 1 else "len>=%d" % n)
+
+
+# Statements that a string holds only some characters, most specific first.
+_CHARS = [
+    # (Words are separated by spaces: "a sentence of only letters" has them.)
+    (r"only (?:english |lower ?case |upper ?case )?letters(?: and spaces)?|letters(?: and spaces)? only", "letters+space"),
+    (r"only digits|digits only|only of digits", "digits"),
+]
+
+
+_QUOTED = r"(?:\"[^\"\n]{1,2}\"|'[^'\n]{1,2}')"
+_CHARSET = re.compile(r"\bstring (?:consisting )?(?:only )?of (%s(?:\s*(?:,|and|or|, and|, or)\s*%s)+)" % (_QUOTED, _QUOTED))
+
+
+def _characters(doc, out, names):
+    """A stated character class ("contains only letters", "consists of only
+    digits", 'a string of "(" and ")"') of the one string parameter (or the
+    one parameter), or of the elements of the one list of strings."""
+    feat = None
+    m = _CHARSET.search(doc)
+    if m:
+        feat = "chars:" + "".join(sorted({c for q in re.findall(_QUOTED, m.group(1)) for c in q[1:-1]}))
+    else:
+        for pat, f in _CHARS:
+            if re.search(r"\b(?:%s)\b" % pat, doc, re.I):
+                feat = f
+                break
+    if feat is None:
+        return
+    i = _only(out, "type=str")
+    if i is None and len(names) == 1 and not out.get(0):
+        out[0] = set()
+        i = 0
+    if i is not None:
+        out[i].add(feat)
+        return
+    i = _only(out, "seq")
+    if i is not None and "[]type=str" in out[i]:
+        out[i].add("[]" + feat)
+
+
+_OPERAND = r"(?:-?\d+(?:\^\d+|\*\*\d+)?|len\(\s*[A-Za-z_]\w*\s*\)|[A-Za-z_]\w*(?:\.length)?)"
+_CMP = r"(?:<=|>=|<|>|≤|≥)"
+_CHAIN = re.compile(r"(?<![\w.(\[])(%s(?:\s*%s\s*%s)+)(?![\w(\[])" % (_OPERAND, _CMP, _OPERAND))
+
+
+def _operand(text, names):
+    """An operand of a stated comparison: ("c", int), ("v", position) or
+    ("len", position); None for anything else (another name, an index)."""
+    text = text.strip()
+    m = re.fullmatch(r"(-?\d+)(?:(?:\^|\*\*)(\d+))?", text)
+    if m:
+        v = int(m.group(1))
+        return ("c", v ** int(m.group(2)) if m.group(2) and int(m.group(2)) <= 18 else v)
+    m = re.fullmatch(r"len\(\s*(\w+)\s*\)|(\w+)\.length", text)
+    if m:
+        name = m.group(1) or m.group(2)
+        return ("len", names.index(name)) if name in names else None
+    return ("v", names.index(text)) if text in names else None
+
+
+def _relations(doc, names):
+    """The comparisons the docstring states of the parameters: a range
+    ("1 <= n <= 10^3", "0 <= k <= len(arr)") anywhere, a single comparison
+    only where it stands as a constraint (on a line of its own, perhaps
+    numbered or bulleted, or after "assume"/"where"/"such that"), as
+    (left, operator, right) with operands of _operand; comparisons of
+    anything but the parameters, their lengths and integers are left out."""
+    out = []
+    for line in doc.splitlines():
+        if len(line) <= MAX_LINE:  # (a constraint is short; a long line is prose)
+            out += _line_relations(line, names)
+    return out
+
+
+MAX_LINE = 240  # the longest docstring line read for comparisons
+
+
+def _line_relations(line, names):
+    """The comparisons stated on one line of the docstring (_relations)."""
+    out = []
+    for m in _CHAIN.finditer(line):
+        parts = re.split(r"\s*(%s)\s*" % _CMP, m.group(1))
+        operands, ops = parts[0::2], parts[1::2]
+        before = line[: m.start()]
+        alone = re.fullmatch(r"\s*(?:[-*•]|\d+[.)])?\s*", before) and re.fullmatch(r"[\s.,;]*", line[m.end():])
+        stated = re.search(r"\b(?:assume[sd]?|where|such that|guaranteed)\b[^.]*$", before, re.I)
+        if len(ops) < 2 and not (alone or stated):
+            continue
+        for a, op, b in zip(operands, ops, operands[1:]):
+            x, y = _operand(a, names), _operand(b, names)
+            if x is None or y is None or (x[0] == "c" and y[0] == "c"):
+                continue
+            op = {"≤": "<=", "≥": ">="}.get(op, op)
+            out.append((x, op, y))
+    return out
+
+
+def _broken(rel, args):
+    """The positions of the parameters in the stated comparisons that args
+    break (a comparison that cannot be evaluated on them is not judged)."""
+    bad = set()
+    for x, op, y in rel:
+        vals = []
+        for kind, v in (x, y):
+            if kind == "c":
+                vals.append(v)
+            elif v >= len(args):
+                break
+            elif kind == "len":
+                try:
+                    vals.append(len(args[v]))
+                except TypeError:
+                    break
+            elif type(args[v]) in (int, float):
+                vals.append(args[v])
+            else:
+                break
+        if len(vals) != 2:
+            continue
+        a, b = vals
+        ok = a <= b if op == "<=" else a >= b if op == ">=" else a < b if op == "<" else a > b
+        if not ok:
+            bad.add(next(v for kind, v in (x, y) if kind != "c"))
+    return sorted(bad)
 
 
 def _consistent(f):
@@ -238,8 +417,20 @@ def features(v, depth=0):
     elif t is str:
         if v:
             out.add("nonempty")
+        if len(v) >= 2:
+            out.add("len>=2")
+        if len(v) >= 3:
+            out.add("len>=3")
+        if all(c.isalpha() or c == " " for c in v):
+            out.add("letters+space")
+        if all(c.isdigit() for c in v):
+            out.add("digits")
     elif t in (list, tuple) and depth < 3:
         out.add("seq")
+        if len(v) >= 2:
+            out.add("len>=2")
+        if len(v) >= 3:
+            out.add("len>=3")
         if v:
             out.add("nonempty")
             common = None
@@ -255,17 +446,31 @@ def features(v, depth=0):
     return out
 
 
+def _judged_elsewhere(x, v):
+    """Whether feature x is not judged on value v by its features: a
+    character class of a value that is not a string (its type is judged),
+    or a stated set of characters, which v's own characters decide."""
+    if x.startswith("chars:"):
+        return type(v) is not str or set(v) <= set(x[len("chars:"):])
+    if x.startswith("[]chars:"):
+        return type(v) not in (list, tuple) or all(type(e) is not str or set(e) <= set(x[len("[]chars:"):]) for e in v)
+    if x in ("letters+space", "digits"):
+        return type(v) is not str
+    return False
+
+
 def outside(dom, args, kwargs):
     """The declared features that a call's positional arguments lack, as
     "K:!F" traits (empty if it is inside the declared domain); keyword
     arguments are not judged."""
-    out = []
+    out = ["%d:!range" % i for i in _broken(dom.get(RELATIONS) or (), args)]
     for i, v in enumerate(args):
         want = dom.get(i)
         if not want:
             continue
         have = features(v)
-        missing = [x for x in sorted(want) if x not in have and not (x.startswith("[]") and "[]*" in have)]
+        missing = [x for x in sorted(want) if x not in have and not (x.startswith("[]") and "[]*" in have)
+                   and not _judged_elsewhere(x, v)]
         if any(not x.startswith("[]") and (x.startswith("type=") or x in ("num", "seq")) for x in missing):
             # Of a value of another type, what its elements lack says nothing more.
             missing = [x for x in missing if not x.startswith("[]")]

@@ -80,8 +80,16 @@
 // strings"): the type (ints; numbers, which admit ints; strings;
 // sequences, which admit lists and tuples; their elements' type), the sign
 // (positive, non-negative; a stated range such as "0 <= k" admits 0) and
-// non-emptiness. Where the hint and the docstring disagree on a type,
-// neither counts. A call whose argument lacks a declared property is
+// non-emptiness; a parameter named by its type ("array": "an array of
+// non-negative integers"), and one phrase for all parameters ("takes three
+// numbers"). Besides: least lengths ("of length at least two", "the ops
+// list has at least one operator"), character classes ("contains only
+// letters", which admits the spaces between words; "only digits"; 'a
+// string of "(" and ")"'), and comparisons of the parameters, their
+// lengths and integers — any range ("1 <= len(arr) <= 10^3", "0 <= k <=
+// len(arr)"), a single comparison only where it stands as a constraint (a
+// line of its own, or after "assume", "where", "such that"). Where the
+// hint and the docstring disagree on a type, neither counts. A call whose argument lacks a declared property is
 // outside the declared domain: mutations outside it come after the others
 // and are marked Atypical, hint values outside it are left out, a
 // generated test's call outside it is Unlike, and the missing properties are traits ("0:-pos"),
