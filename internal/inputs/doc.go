@@ -22,7 +22,8 @@
 //  4. mutations, as EvalPlus mutates inputs, of one argument of a seed (the
 //     calls of 1–3 and the tests' own calls): ints +1, −1, 0, negated, 1;
 //     floats +1, negated, halved, 0.0; strings with a character inserted,
-//     deleted or replaced, two swapped, emptied, case swapped; lists and
+//     deleted or replaced, two swapped, emptied, case swapped (whole or one
+//     letter); lists and
 //     tuples with an element removed, duplicated, added or mutated
 //     (recursively), two swapped, emptied; sets and dicts likewise; bools
 //     flipped. Seeds are taken smallest first and mutated round-robin, each

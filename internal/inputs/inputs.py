@@ -16,13 +16,13 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   `assert abs(f(x) - y) < 1e-6`);
 - "model": calls found in what a model proposed (the text of its
   answers: calls of entry with literal arguments, as in the prompt);
-- "mutation": type-aware mutations of one argument of a seed (an example, a
-  test's call or a proposed call), as EvalPlus mutates inputs: ints +1, -1,
-  0, negated; floats +1, negated, halved, 0.0; strings with a character
-  inserted, deleted, replaced or two swapped, emptied, case swapped; lists
-  and tuples with an element added, removed, duplicated or two swapped,
-  emptied, one element mutated recursively; dicts and sets likewise; bools
-  flipped;
+- "mutation": type-aware mutations of one argument of a seed (an example,
+  a test's call or a proposed call), as EvalPlus mutates inputs: ints +1,
+  -1, 0, negated; floats +1, negated, halved, 0.0; strings with a
+  character inserted, deleted, replaced or two swapped, emptied, case
+  swapped (whole or one letter); lists and tuples with an element added,
+  removed, duplicated or two swapped, emptied, one element mutated
+  recursively; dicts and sets likewise; bools flipped;
 - "hint": only when no seed is inside the domain the problem declares
   (declared.py), values built from the signature's type hints (int, float,
   str, bool, list, tuple, dict, set, Optional, Union) or, for an

@@ -12,10 +12,11 @@ A call is kept only if every argument's repr evaluates back to an equal
 value (_round_trips), and rendered canonically, entry(repr(arg), ...,
 name=repr(v)) (_render). The mutations are EvalPlus's: ints +1, -1, 0,
 negated; floats +1, negated, halved, 0.0; strings with a character
-inserted, deleted, replaced or two swapped, emptied, case swapped; lists
-and tuples with an element added, removed, duplicated or two swapped,
-emptied, one element mutated recursively; dicts and sets likewise; bools
-flipped (_mutate_call: one argument at a time, round-robin).
+inserted, deleted, replaced or two swapped, emptied, case swapped (whole
+or one letter); lists and tuples with an element added, removed,
+duplicated or two swapped, emptied, one element mutated recursively;
+dicts and sets likewise; bools flipped (_mutate_call: one argument at a
+time, round-robin).
 """
 
 import ast
@@ -131,6 +132,10 @@ def _str_mutants(s, rng):
             out.append(s[:i] + s[i + 1] + s[i] + s[i + 2:])  # swap
         out.append(s.swapcase())
         out.append("")
+        letters = [k for k, c in enumerate(s) if c.swapcase() != c]
+        if len(letters) > 1:
+            k = letters[len(letters) // 2]
+            out.append(s[:k] + s[k].swapcase() + s[k + 1:])  # one letter's case swapped
     else:
         out += ["a", " ", "ab"]
     return out

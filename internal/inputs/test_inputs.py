@@ -3,9 +3,11 @@
 Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
 """
 
+import random
 import unittest
 
 import inputs
+import mutate
 
 PROMPT = 'def f(n, s):\n    """\n    >>> f(2, "ab")\n    3\n    """\n'
 
@@ -61,6 +63,16 @@ class CollectTest(unittest.TestCase):
                 and type(args[1]) is int and args[1] > 0
             self.assertEqual(not inside, bool(i.get("atypical")), i)
         self.assertTrue(any(not i.get("atypical") for i in pool))
+
+    def test_string_mutants(self):
+        # Case swapped whole and in one letter (a mixed-case input tells
+        # case-folding programs from the others); a string without two
+        # letters has no one-letter swap.
+        for s, want, unwanted in [("abc", {"ABC", "aBc", ""}, set()), ("a1", {"A1", ""}, {"A1x"}), ("", {"a", " ", "ab"}, set())]:
+            with self.subTest(s=s):
+                got = set(mutate._str_mutants(s, random.Random(1)))
+                self.assertTrue(want <= got, got)
+                self.assertFalse(unwanted & got, got)
 
     def test_prose_examples(self):
         prompt = ('def top(arr, k, rev=False):\n    """\n    Example 1:\n        Input: arr = [-3, -4, 5], k = 3\n'
