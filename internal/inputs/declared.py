@@ -198,12 +198,15 @@ def declared(prompt, signature, entry):
     names, hints = sig
     doc = _docstring(prompt, entry)[:MAX_DOC]
     stated = {name: _stated(doc, name) for name in names}
-    # "two positive integers n and m": what the phrase states of n, it
-    # states of m.
+    # "two positive integers n and m", "lists xs and ys": what a plural
+    # noun phrase states of n, it states of m (not where the plural is an
+    # "of" phrase: in "an array of integers arr and k", k is no array).
     for a in names:
         for b in names:
-            if a != b and stated[a] and not stated[b] and re.search(
-                    r"(?<![\w'`.-])%s\s*(?:,|and|,\s*and)\s+%s(?![\w'`(-])" % (re.escape(a), re.escape(b)), doc):
+            if a == b or not stated[a] or stated[b]:
+                continue
+            m = re.search(r"(?<!\bof )\b([A-Za-z]+s)\s+%s\s*(?:,|and|, and)\s+%s(?![\w'`(-])" % (re.escape(a), re.escape(b)), doc)
+            if m and _NOUN.fullmatch(m.group(1)):
                 stated[b] = set(stated[a])
     # "takes three numbers": one phrase for all the parameters.
     m = re.search(r"\btakes (?:in )?(two|three|four|[234]) (%s)\b" % _NOUN.pattern, doc, re.I)

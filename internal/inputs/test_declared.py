@@ -67,6 +67,8 @@ class DeclaredTest(unittest.TestCase):
              {0: {"type=str", "chars:()"}}),
             ("a character class of a lone parameter", fn("def encode(message):", "Encode the message. Assume only letters."),
              "encode", {0: {"letters+space"}}),
+            ("a sequence's phrase is not shared", fn("def f(arr, k):", "Given an array of integers arr and k."), "f",
+             {0: {"seq", "[]type=int"}}),
             ("a phrase for two names", fn("def avg(n, m):", "You are given two positive integers n and m."), "avg",
              {0: {"pos", "type=int"}, 1: {"pos", "type=int"}}),
         ]:
