@@ -174,7 +174,7 @@ def _stated(doc, name):
             if f is not None:
                 out |= f
                 break
-    if "pos" in out and re.search(r"(?<![\w.])0\s*<=?\s*%s(?![\w(])|(?<![\w.])%s\s*>=\s*0(?![\w.])" % (re.escape(name), re.escape(name)), doc):
+    if "pos" in out and re.search(r"(?<![\w.])0\s*(?:<=?|≤)\s*%s(?![\w(])|(?<![\w.])%s\s*(?:>=|≥)\s*0(?![\w.])" % (re.escape(name), re.escape(name)), doc):
         out = (out - {"pos"}) | {"nonneg"}
     return out
 

@@ -39,6 +39,8 @@ class DeclaredTest(unittest.TestCase):
             ("non-negative", fn("def f(n):", "n is a non-negative integer. Given a non-negative integer n"), "f",
              {0: {"nonneg", "type=int"}}),
             ("an unparsable prompt", "def f(x:\n", "f", {}),
+            ("a range written with ≤ admits 0 too", fn("def solve(N):", "Given a positive integer N.\n    Constraints: 0 ≤ N ≤ 10000."),
+             "solve", {0: {"nonneg", "type=int"}, RELATIONS: [(("c", 0), "<=", ("v", 0)), (("v", 0), "<=", ("c", 10000))]}),
             ("a least length", fn("def f(numbers: List[float]):", "From a list of numbers (of length at least two) pick two."),
              "f", {0: {"seq", "[]num", "len>=2"}}),
             ("a least length of a named list", fn("def f(ops, xs):", "Given lists ops and xs. The ops list has at least one operator."),
