@@ -1,14 +1,18 @@
 """What a problem declares of its function's domain: the properties its
 type hints and its docstring state for each parameter ("a positive integer
-n", "arr: List[int]", "a non-empty list of strings").
+n", "arr: List[int]", "a non-empty list of strings", "of length at least
+two", "contains only letters", "0 <= k <= len(arr)").
 
 Run in the sandbox before inputs.py, as part of one source (see
 inputs.go). declared(prompt, signature, entry) returns, for each parameter
-position it knows something of, the set of _features (inputs.py) that every
-valid value there has; a call whose argument lacks one of them is outside
-the declared domain: a user asked about it would call it invalid. Only
-plain statements are read, and only where they name the parameter or the
-function has one parameter: a wrong rule costs good questions.
+position it knows something of, the set of features (features()) that
+every valid value there has, and under RELATIONS the stated comparisons of
+parameters, their lengths and integers. outside(dom, args, kwargs) names
+what a call lacks, as traits "K:!P": such a call is outside the declared
+domain, and a user asked about it would call it invalid. Only plain
+statements are read, and only where they name the parameter or the
+function has one parameter: a wrong rule costs good questions. Every
+function takes any text and never raises.
 """
 
 import ast
@@ -37,6 +41,7 @@ _MODS = re.compile(r"^(?:(?:non[- ]?negative|not negative|positive|non[- ]?empty
 
 
 def _feature(m):
+    """The feature of the type noun that _NOUN matched."""
     for i, (_, f) in enumerate(_NOUNS):
         if m.group(i + 1):
             return f
