@@ -122,9 +122,11 @@ func TestServeUntilDoneEndsStreams(t *testing.T) {
 
 // TestServeUntilDoneClosesStragglers is the regression test for the same
 // failure with another cause: a client's spare connection that never sends
-// a request stays "new", and http.Server.Shutdown waits for those longer
-// than its timeout; a handler that ignores its context never ends. Ctrl-C
-// still stops the server, without an error.
+// a request stays "new", and http.Server.Shutdown waits 5 s for those,
+// longer than shutdownWait; a handler that ignores its context never ends.
+// Ctrl-C still stops the server, without an error, by closing them (the
+// old code failed with "shut down: context deadline exceeded", or raced
+// its own 5 s timeout against Shutdown's 5 s for new connections).
 func TestServeUntilDoneClosesStragglers(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
@@ -157,7 +159,17 @@ func TestServeUntilDoneClosesStragglers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hs := &http.Server{Handler: tc.handler}
+			// The server must hold the connection before Ctrl-C, or there
+			// is nothing to close.
+			held := make(chan struct{}, 1)
+			hs := &http.Server{Handler: tc.handler, ConnState: func(_ net.Conn, st http.ConnState) {
+				if st == http.StateNew {
+					select {
+					case held <- struct{}{}:
+					default:
+					}
+				}
+			}}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
@@ -165,12 +177,13 @@ func TestServeUntilDoneClosesStragglers(t *testing.T) {
 			go func() { done <- serveUntilDone(ctx, hs, ln, &out) }()
 			c := tc.connect(t, ln.Addr().String())
 			defer c.Close()
+			testutil.Receive(t, held, 10*time.Second, "the server to accept the connection")
 			cancel()
 			if err := testutil.Receive(t, done, 30*time.Second, "the server to stop"); err != nil {
 				t.Errorf("serveUntilDone: %v", err)
 			}
-			if !strings.Contains(out.String(), "ticoder: stopped") {
-				t.Errorf("output %q, want it to say the server stopped", out.String())
+			if !strings.Contains(out.String(), "ticoder: stopped (closed connections that were still open)") {
+				t.Errorf("output %q, want it to say the server stopped and closed what was still open", out.String())
 			}
 		})
 	}
