@@ -409,13 +409,15 @@ def _consistent(f):
 
 
 def features(v, depth=0):
-    """The declared-domain features of value v (see _NOUNS), besides those
-    of inputs.py's _features that declared rules use: "num" for an int or
-    float, "seq" for a list or tuple, and "[]"+x where every element has x."""
+    """The properties of value v that declared rules name: its type ("num"
+    for an int or float, "seq" for a list or tuple; a bool is an int, as in
+    Python and evalplus's inputs), sign, emptiness, least length, character
+    class, and "[]"+x where every element has x. (inputs.py's _features
+    describes values for another purpose, what seeds share.)"""
     t = type(v)
     out = {"type=" + t.__name__}
-    if t is bool:  # an int in Python, and to evalplus's inputs
-        out |= {"type=int", "num"}
+    if t is bool:
+        out.add("type=int")
     if t in (int, float, bool):
         out.add("num")
         if v >= 0:

@@ -344,7 +344,8 @@ def collect(arg):
     # Round r gives seed s its mutation (r + s) mod n: every seed is mutated
     # before any is mutated twice, and neighbouring seeds by different kinds.
     # Mutations that keep every property all seeds share come first.
-    inv = _invariants([c for _, _, c in seeds if not outside(dom, *c)])
+    inside = [c for _, _, c in seeds if not outside(dom, *c)]  # the seeds that say what the domain keeps
+    inv = _invariants(inside)
     later = []
     for r in range(max((len(m) for m in lists), default=0)):
         for s, m in enumerate(lists):
@@ -357,10 +358,10 @@ def collect(arg):
                         later.append((args, kwargs))
     for c in later:
         add(c, "mutation", True)
-    profile = _Profile([c for _, _, c in seeds if not outside(dom, *c)], dom)
+    profile = _Profile(inside, dom)
     for item, c in zip(out, calls):
         item["traits"] = profile.traits(c)
-        if profile.declared(c):
+        if any(":!" in t for t in item["traits"]):  # outside the declared domain
             item["atypical"] = True
     test_calls = _test_calls(tests, entry)
     return {"inputs": out, "unlike": [profile.unlike(c) for c in test_calls],
