@@ -40,7 +40,10 @@
 //     built from the signature's type hints (int, float, str, bool, bytes,
 //     list, tuple, dict, set, Optional, Union, X | Y) or, for a parameter
 //     without one, from what the docstring declares of it (a small mix of
-//     types where nothing is known), which are then the seeds of 4.
+//     types where nothing is known), and for a list of numbers two lists
+//     of 5 to 8 random numbers in [-100, 100] of the declared sign, as
+//     EvalPlus generates numbers (small values alone have one digit and
+//     no repeats); these are then the seeds of 4.
 //
 // Every argument's repr must evaluate back to an equal value; calls are
 // rendered canonically, entry(repr(arg), ..., name=repr(value)), and each

@@ -239,11 +239,32 @@ def _declared_values(want):
     return [v for v in vals if not outside({0: want}, [v], [])] or vals
 
 
-def _hint_calls(signature, entry, limit, dom=None):
+def _random_number_lists(col, rng):
+    """Two lists of 5 to 8 random numbers, as EvalPlus generates ints and
+    floats, if col's values are lists of numbers (of their kind, int or
+    float, and their sign): each of one, two or three digits, uniform in
+    [-10**d, 10**d] (from 0 or 1 for a declared sign). The few small values
+    of a type say nothing of digits, magnitudes or repeats; these do."""
+    elems = [x for v in col if type(v) is list for x in v]
+    if not elems or any(type(v) is not list for v in col) or any(type(x) not in (int, float) for x in elems):
+        return []
+    lo = 1 if min(elems) > 0 else 0 if min(elems) >= 0 else None
+    floats = any(type(x) is float for x in elems)
+
+    def draw():
+        top = 10 ** rng.randint(1, 3)
+        low = -top if lo is None else lo
+        return round(rng.uniform(low, top), 1) if floats else rng.randint(low, top)
+
+    return [[draw() for _ in range(rng.randint(5, 8))] for _ in range(2)]
+
+
+def _hint_calls(signature, entry, limit, dom=None, seed=0):
     """Calls built from the type hints of entry's parameters (or, for a
     parameter without one, from what the problem declares of it, dom): the
     i-th value of every parameter together, then each parameter varied
-    alone."""
+    alone. Columns of lists of numbers get two lists of random numbers as
+    well (_random_number_lists)."""
     try:
         tree = ast.parse(signature.strip() + ("\n    pass\n" if signature.rstrip().endswith(":") else ""))
     except SyntaxError:
@@ -261,6 +282,9 @@ def _hint_calls(signature, entry, limit, dom=None):
     dom = dom or {}
     cols = [[v for v in (_hint_values(p.annotation) if p.annotation is not None or i not in dom else _declared_values(dom[i]))
              if _round_trips(v)] or [0] for i, p in enumerate(params)]
+    rng = random.Random(seed ^ zlib.crc32(entry.encode()))
+    for c in cols:
+        c += _random_number_lists(c, rng)
     out = []
     for i in range(max(len(c) for c in cols)):
         out.append(([c[i % len(c)] for c in cols], []))
@@ -332,7 +356,7 @@ def collect(arg):
         # Nothing written to start from, or only calls outside what the
         # problem declares: the values of the declared types are the inputs,
         # and the seeds of mutations.
-        for c in _hint_calls(arg.get("signature") or "", entry, max_inputs, dom):
+        for c in _hint_calls(arg.get("signature") or "", entry, max_inputs, dom, seed):
             if not outside(dom, *c):
                 add(c, "hint")
                 add_seed(c)

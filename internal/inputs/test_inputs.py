@@ -64,6 +64,30 @@ class CollectTest(unittest.TestCase):
             self.assertEqual(not inside, bool(i.get("atypical")), i)
         self.assertTrue(any(not i.get("atypical") for i in pool))
 
+    def test_random_number_lists(self):
+        # No written call: the pool starts from the declared "array of
+        # numbers", small values and two lists of random numbers of one to
+        # three digits (which the small ones never have);
+        # a declared "positive" keeps them positive. The same seed gives the
+        # same pool.
+        for prompt, lo in [('def f(nums):\n    """Takes an array of numbers and counts the odd ones."""\n', -1000),
+                           ('def f(nums):\n    """Given a list of positive integers, count the odd ones."""\n', 1)]:
+            with self.subTest(lo=lo):
+                arg = {"entry": "f", "prompt": prompt, "signature": "def f(nums):", "tests": [],
+                       "max_inputs": 64, "max_chars": 120, "seed": 7}
+                pool = inputs.collect(arg)["inputs"]
+                self.assertEqual(pool, inputs.collect(arg)["inputs"])
+                hints = [eval(i["call"][2:-1]) for i in pool if i["origin"] == "hint"]
+                small, rand = hints[:-2], hints[-2:]
+                self.assertFalse(any(abs(x) > 10 for v in small for x in v), hints)
+                self.assertTrue(any(abs(x) > 10 for v in rand for x in v), hints)
+                for v in rand:
+                    self.assertTrue(5 <= len(v) <= 8 and all(type(x) is int and lo <= x <= 1000 for x in v), v)
+        self.assertEqual(inputs._random_number_lists([[1, 2], "ab"], random.Random(1)), [])
+        self.assertEqual(inputs._random_number_lists([["a"], []], random.Random(1)), [])
+        floats = inputs._random_number_lists([[0.5, 1.0]], random.Random(1))
+        self.assertTrue(all(type(x) is float and 0 <= x <= 1000 for v in floats for x in v), floats)
+
     def test_string_mutants(self):
         # Case swapped whole and in one letter (a mixed-case input tells
         # case-folding programs from the others); a string without two
