@@ -26,7 +26,11 @@
 //     letter); lists and
 //     tuples with an element removed, duplicated, added or mutated
 //     (recursively), two swapped, emptied; sets and dicts likewise; bools
-//     flipped. Seeds are taken smallest first and mutated round-robin, each
+//     flipped; after each seed's first mutation, the smallest seed with
+//     each list of numbers replaced by two lists of 5 to 8 random numbers
+//     of one to three digits, of the seeds' sign, as EvalPlus generates
+//     numbers (mutations stay near the seeds' values: one digit stays one
+//     digit). Seeds are taken smallest first and mutated round-robin, each
 //     seed once before any twice, neighbouring seeds by different kinds of
 //     mutation, so that a cut keeps small inputs close to many examples.
 //     Mutations that keep every property all the seeds share at that
@@ -40,10 +44,8 @@
 //     built from the signature's type hints (int, float, str, bool, bytes,
 //     list, tuple, dict, set, Optional, Union, X | Y) or, for a parameter
 //     without one, from what the docstring declares of it (a small mix of
-//     types where nothing is known), and for a list of numbers two lists
-//     of 5 to 8 random numbers in [-100, 100] of the declared sign, as
-//     EvalPlus generates numbers (small values alone have one digit and
-//     no repeats); these are then the seeds of 4.
+//     types where nothing is known), and for a list of numbers two random
+//     lists as in 4, of the declared sign; these are then the seeds of 4.
 //
 // Every argument's repr must evaluate back to an equal value; calls are
 // rendered canonically, entry(repr(arg), ..., name=repr(value)), and each

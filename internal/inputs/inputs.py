@@ -22,13 +22,16 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   character inserted, deleted, replaced or two swapped, emptied, case
   swapped (whole or one letter); lists and tuples with an element added,
   removed, duplicated or two swapped, emptied, one element mutated
-  recursively; dicts and sets likewise; bools flipped;
+  recursively; dicts and sets likewise; bools flipped; and, after each
+  seed's first mutation, the shortest seed with each list of numbers
+  replaced by two lists of 5 to 8 random numbers of one to three digits
+  (of the seeds' sign), as EvalPlus generates numbers;
 - "hint": only when no seed is inside the domain the problem declares
   (declared.py), values built from the signature's type hints (int, float,
   str, bool, list, tuple, dict, set, Optional, Union) or, for an
   unannotated parameter, from what the docstring declares of it (a small
-  mix where nothing is declared); they are then the seeds of the
-  mutations. Calls outside the declared domain are atypical.
+  mix where nothing is declared; random lists as above for a list of
+  numbers); they are then the seeds of the mutations. Calls outside the declared domain are atypical.
 
 Every call is rendered canonically, entry(repr(arg), ..., name=repr(v)),
 and kept only if every argument's repr evaluates back to an equal value and
@@ -259,6 +262,22 @@ def _random_number_lists(col, rng):
     return [[draw() for _ in range(rng.randint(5, 8))] for _ in range(2)]
 
 
+def _random_calls(inside, rng):
+    """The first (shortest) seed inside the domain with each argument that
+    is a list of numbers in every such seed replaced by the random lists of
+    _random_number_lists (of the seeds' kind and sign): mutations reach
+    only values near the seeds'."""
+    if not inside:
+        return []
+    args, kwargs = inside[0]
+    out = []
+    for i in range(len(args)):
+        col = [c[0][i] for c in inside if len(c[0]) > i]
+        for v in _random_number_lists(col, rng):
+            out.append((list(args[:i]) + [v] + list(args[i + 1:]), kwargs))
+    return out
+
+
 def _hint_calls(signature, entry, limit, dom=None, seed=0):
     """Calls built from the type hints of entry's parameters (or, for a
     parameter without one, from what the problem declares of it, dom): the
@@ -371,7 +390,14 @@ def collect(arg):
     inside = [c for _, _, c in seeds if not outside(dom, *c)]  # the seeds that say what the domain keeps
     inv = _invariants(inside)
     later = []
+    # After the first round, random lists of numbers (_random_calls).
+    rand = _random_calls(inside, random.Random(seed ^ zlib.crc32(entry.encode())))
     for r in range(max((len(m) for m in lists), default=0)):
+        for args, kwargs in rand if r == 1 else ():
+            if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs):
+                add((args, kwargs), "mutation")
+            else:
+                later.append((args, kwargs))
         for s, m in enumerate(lists):
             if r < len(m):
                 args, kwargs = m[(r + s) % len(m)]

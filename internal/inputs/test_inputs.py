@@ -88,6 +88,22 @@ class CollectTest(unittest.TestCase):
         floats = inputs._random_number_lists([[0.5, 1.0]], random.Random(1))
         self.assertTrue(all(type(x) is float and 0 <= x <= 1000 for v in floats for x in v), floats)
 
+    def test_random_lists_of_seeds(self):
+        # The examples' list of positive ints is replaced by random lists
+        # of positive ints, which come in as mutations after the first
+        # round; the other argument and a list of strings are kept.
+        prompt = 'def f(xs, k, names):\n    """\n    >>> f([3, 1, 2], 2, ["a"])\n    1\n    >>> f([5, 4], 1, ["b", "c"])\n    0\n    """\n'
+        got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(xs, k, names):", "tests": [],
+                              "max_inputs": 64, "max_chars": 120, "seed": 3})["inputs"]
+        calls = [eval("[" + i["call"][2:-1] + "]") for i in got if i["origin"] == "mutation"]
+        rand = [c for c in calls if len(c[0]) >= 5 and any(x > 5 for x in c[0])]
+        self.assertEqual(len(rand), 2, calls)
+        for xs, k, names in rand:
+            self.assertTrue(len(xs) <= 8 and all(type(x) is int and 1 <= x <= 1000 for x in xs), xs)
+            self.assertEqual((k, names), (2, ["a"]))  # the shortest seed
+        self.assertEqual(inputs._random_calls([], random.Random(1)), [])
+        self.assertEqual(inputs._random_calls([(["ab"], [])], random.Random(1)), [])
+
     def test_string_mutants(self):
         # Case swapped whole and in one letter (a mixed-case input tells
         # case-folding programs from the others); a string without two
