@@ -39,7 +39,11 @@
 //     duplicates or non-empty, and the same properties of all its elements
 //     (likely invariants of the domain, as the written examples suggest it;
 //     the simulated user answers an input outside the domain with whatever
-//     the reference happens to return, which can prune correct candidates);
+//     the reference happens to return, which can prune correct candidates),
+//     but an eighth of the pool is kept for the first of those that are
+//     inside the declared domain (an empty string, upper case): where no
+//     typical input tells the remaining candidates apart, they are the
+//     questions left;
 //  5. only when no seed is inside the declared domain (below): values
 //     built from the signature's type hints (int, float, str, bool, bytes,
 //     list, tuple, dict, set, Optional, Union, X | Y) or, for a parameter

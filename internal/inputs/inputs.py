@@ -44,8 +44,10 @@ seeds share at that argument (the sign of numbers, the case or emptiness of
 strings, sequences sorted, without duplicates or non-empty, the same for
 their elements) come before those that break one: the written examples
 suggest the domain, and an input outside it gets answers no candidate can be
-judged by. The total is cut to max_inputs; examples, test calls and
-proposed calls come first. Deterministic for a given seed.
+judged by; but an eighth of max_inputs is kept for the first of those that
+are inside the declared domain, which are the questions left where no
+typical input tells the candidates apart. The total is cut to max_inputs;
+examples, test calls and proposed calls come first. Deterministic for a given seed.
 """
 
 import ast
@@ -389,23 +391,33 @@ def collect(arg):
     # Mutations that keep every property all seeds share come first.
     inside = [c for _, _, c in seeds if not outside(dom, *c)]  # the seeds that say what the domain keeps
     inv = _invariants(inside)
-    later = []
+    typical, later = [], []
     # After the first round, random lists of numbers (_random_calls).
     rand = _random_calls(inside, random.Random(seed ^ zlib.crc32(entry.encode())))
     for r in range(max((len(m) for m in lists), default=0)):
         for args, kwargs in rand if r == 1 else ():
-            if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs):
-                add((args, kwargs), "mutation")
-            else:
-                later.append((args, kwargs))
+            (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
         for s, m in enumerate(lists):
             if r < len(m):
                 args, kwargs = m[(r + s) % len(m)]
                 if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
-                    if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs):
-                        add((args, kwargs), "mutation")
-                    else:
-                        later.append((args, kwargs))
+                    (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
+    # A few atypical mutations inside the declared domain (an empty string
+    # where every example has letters) keep a place however many typical
+    # ones there are: where nothing else tells the candidates apart, they
+    # are the questions left.
+    edge = [c for c in later if not outside(dom, *c)]
+    reserve = min(len(edge), max_inputs // 8)
+    rest = []
+    for c in typical:
+        if len(out) < max_inputs - reserve:
+            add(c, "mutation")
+        else:
+            rest.append(c)
+    for c in edge[:reserve]:
+        add(c, "mutation", True)
+    for c in rest:
+        add(c, "mutation")
     for c in later:
         add(c, "mutation", True)
     profile = _Profile(inside, dom)

@@ -104,6 +104,20 @@ class CollectTest(unittest.TestCase):
         self.assertEqual(inputs._random_calls([], random.Random(1)), [])
         self.assertEqual(inputs._random_calls([(["ab"], [])], random.Random(1)), [])
 
+    def test_atypical_reserve(self):
+        # Typical mutations would fill the pool; an eighth of it is kept for
+        # atypical ones (upper case, the empty string), but not for inputs
+        # outside what the problem declares ("a non-empty string").
+        examples = "".join('    >>> f("%s")\n    1\n' % w for w in ("abc", "hello", "world", "python", "tests", "bcd"))
+        for doc, want in [("", {"f('TESTS')", "f('')"}), ("Given a non-empty string s.\n", {"f('TESTS')", "f('bc ')"})]:
+            with self.subTest(doc=doc):
+                prompt = 'def f(s):\n    """%s\n%s    """\n' % (doc, examples)
+                got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(s):", "tests": [],
+                                      "max_inputs": 16, "max_chars": 120, "seed": 1})["inputs"]
+                self.assertEqual(len(got), 16)
+                self.assertEqual({i["call"] for i in got if i.get("atypical")}, want, got)
+                self.assertEqual("f('')" in {i["call"] for i in got}, not doc)
+
     def test_string_mutants(self):
         # Case swapped whole and in one letter (a mixed-case input tells
         # case-folding programs from the others); a string without two
