@@ -23,16 +23,17 @@
 //     calls of 1–3 and the tests' own calls): ints +1, −1, 0, negated, 1;
 //     floats +1, negated, halved, 0.0; strings with a character inserted,
 //     deleted or replaced, two swapped, emptied, case swapped (whole or one
-//     letter); lists and
-//     tuples with an element removed, duplicated, added or mutated
-//     (recursively), two swapped, emptied; sets and dicts likewise; bools
-//     flipped; after each seed's first mutation, the smallest seed with
-//     each list of numbers replaced by two lists of 5 to 8 random numbers
-//     of one to three digits, of the seeds' sign, as EvalPlus generates
-//     numbers (mutations stay near the seeds' values: one digit stays one
-//     digit). Seeds are taken smallest first and mutated round-robin, each
-//     seed once before any twice, neighbouring seeds by different kinds of
-//     mutation, so that a cut keeps small inputs close to many examples.
+//     letter); lists and tuples with an element removed, duplicated, added
+//     or mutated (recursively), two swapped, emptied; a list reversed (not
+//     in EvalPlus: for order-sensitive programs, "the first of the
+//     longest"); sets and dicts likewise; bools flipped. After each seed's
+//     first mutation, the smallest seed with each list of numbers replaced
+//     by two lists of 5 to 8 random numbers of one to three digits, of the
+//     seeds' sign, as EvalPlus generates numbers (mutations stay near the
+//     seeds' values: one digit stays one digit). Seeds are taken smallest
+//     first and mutated round-robin, each seed once before any twice,
+//     neighbouring seeds by different kinds of mutation, so that a cut
+//     keeps small inputs close to many examples.
 //     Mutations that keep every property all the seeds share at that
 //     argument come first, those that break one last: a number's sign, a
 //     string's case or emptiness, a sequence being sorted, without

@@ -22,8 +22,8 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   character inserted, deleted, replaced or two swapped, emptied, case
   swapped (whole or one letter); lists and tuples with an element added,
   removed, duplicated or two swapped, emptied, one element mutated
-  recursively; dicts and sets likewise; bools flipped; and, after each
-  seed's first mutation, the shortest seed with each list of numbers
+  recursively; lists reversed; dicts and sets likewise; bools flipped;
+  and, after each seed's first mutation, the shortest seed with each list of numbers
   replaced by two lists of 5 to 8 random numbers of one to three digits
   (of the seeds' sign), as EvalPlus generates numbers;
 - "hint": only when no seed is inside the domain the problem declares
@@ -264,6 +264,16 @@ def _random_number_lists(col, rng):
     return [[draw() for _ in range(rng.randint(5, 8))] for _ in range(2)]
 
 
+def _reversed(args, kwargs):
+    """The call with each list argument of two or more distinct elements
+    reversed, one at a time."""
+    out = []
+    for i, a in enumerate(args):
+        if type(a) is list and len(a) > 1 and a[::-1] != a:
+            out.append((list(args[:i]) + [a[::-1]] + list(args[i + 1:]), kwargs))
+    return out
+
+
 def _random_calls(inside, rng):
     """The first (shortest) seed inside the domain with each argument that
     is a list of numbers in every such seed replaced by the random lists of
@@ -385,7 +395,7 @@ def collect(arg):
     lists = []
     for _, _, (args, kwargs) in seeds:
         rng = random.Random(seed ^ zlib.crc32(_render(entry, args, kwargs).encode()))
-        lists.append(_mutate_call(args, kwargs, rng))
+        lists.append(_mutate_call(args, kwargs, rng) + _reversed(args, kwargs))
     # Round r gives seed s its mutation (r + s) mod n: every seed is mutated
     # before any is mutated twice, and neighbouring seeds by different kinds.
     # Mutations that keep every property all seeds share come first.

@@ -118,6 +118,18 @@ class CollectTest(unittest.TestCase):
                 self.assertEqual({i["call"] for i in got if i.get("atypical")}, want, got)
                 self.assertEqual("f('')" in {i["call"] for i in got}, not doc)
 
+    def test_reversed_lists(self):
+        # Each list argument reversed, one at a time (order-sensitive
+        # programs: "the first of the longest", "the greatest, not the
+        # first found"); a palindrome or a one-element list has no reversal.
+        self.assertEqual(inputs._reversed([[1, 2, 3], 5, ["a", "b"]], [("k", 1)]),
+                         [([[3, 2, 1], 5, ["a", "b"]], [("k", 1)]), ([[1, 2, 3], 5, ["b", "a"]], [("k", 1)])])
+        self.assertEqual(inputs._reversed([[1, 2, 1], [7], "ab", (1, 2)], []), [])
+        prompt = 'def f(xs):\n    """\n    >>> f([4, 1, 4, 4, 1, 2])\n    4\n    """\n'
+        got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(xs):", "tests": [],
+                              "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        self.assertIn("f([2, 1, 4, 4, 1, 4])", [i["call"] for i in got if i["origin"] == "mutation"])
+
     def test_string_mutants(self):
         # Case swapped whole and in one letter (a mixed-case input tells
         # case-folding programs from the others); a string without two
