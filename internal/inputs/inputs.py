@@ -23,15 +23,16 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   swapped (whole or one letter); lists and tuples with an element added,
   removed, duplicated or two swapped, emptied, one element mutated
   recursively; lists reversed; dicts and sets likewise; bools flipped;
-  and, after each seed's first mutation, the shortest seed with each list of numbers
-  replaced by two lists of 5 to 8 random numbers of one to three digits
-  (of the seeds' sign), as EvalPlus generates numbers;
+  and, after each seed's first mutation, the shortest seed with each list
+  of numbers replaced by two lists of 5 to 8 random numbers of one to
+  three digits (of the seeds' sign), as EvalPlus generates numbers;
 - "hint": only when no seed is inside the domain the problem declares
   (declared.py), values built from the signature's type hints (int, float,
   str, bool, list, tuple, dict, set, Optional, Union) or, for an
   unannotated parameter, from what the docstring declares of it (a small
   mix where nothing is declared; random lists as above for a list of
-  numbers); they are then the seeds of the mutations. Calls outside the declared domain are atypical.
+  numbers); they are then the seeds of the mutations. Calls outside the
+  declared domain are atypical.
 
 Every call is rendered canonically, entry(repr(arg), ..., name=repr(v)),
 and kept only if every argument's repr evaluates back to an equal value and
@@ -46,8 +47,9 @@ their elements) come before those that break one: the written examples
 suggest the domain, and an input outside it gets answers no candidate can be
 judged by; but an eighth of max_inputs is kept for the first of those that
 are inside the declared domain, which are the questions left where no
-typical input tells the candidates apart. The total is cut to max_inputs;
-examples, test calls and proposed calls come first. Deterministic for a given seed.
+typical input tells the candidates apart. The total is cut to
+max_inputs; examples, test calls and proposed calls come first.
+Deterministic for a given seed.
 """
 
 import ast
@@ -402,8 +404,9 @@ def collect(arg):
     inside = [c for _, _, c in seeds if not outside(dom, *c)]  # the seeds that say what the domain keeps
     inv = _invariants(inside)
     typical, later = [], []
-    # After the first round, random lists of numbers (_random_calls).
-    rand = _random_calls(inside, random.Random(seed ^ zlib.crc32(entry.encode())))
+    # After the first round, random lists of numbers (_random_calls; a
+    # stream of their own, not the one _hint_calls drew its lists from).
+    rand = _random_calls(inside, random.Random(seed ^ zlib.crc32(("random " + entry).encode())))
     for r in range(max((len(m) for m in lists), default=0)):
         for args, kwargs in rand if r == 1 else ():
             (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
