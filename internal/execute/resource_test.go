@@ -438,7 +438,12 @@ func TestResourceProcessesBounded(t *testing.T) {
 // run meets with room to spare, and a looping one still times out.
 func TestLoadedMachineKeepsVerdicts(t *testing.T) {
 	p := newTestPool(t, Options{Workers: 1})
-	const quick = "def f():\n    return sum(i * i for i in range(20000)) % 97\n"
+	// About 10 ms of CPU a call: heavy enough that a limit of three times
+	// its quiet time also covers what the first test pays for the
+	// program's start (its fork's copied pages, slow next to busy
+	// processes), light enough that waiting for a CPU among them (a tenth
+	// of a CPU each) would take it far past that limit if it counted.
+	const quick = "def f():\n    return sum(i * i for i in range(200000)) % 97\n"
 	const loops = "def f():\n    while True:\n        pass\n"
 	tests := make([]Test, 8)
 	for i := range tests {
@@ -460,6 +465,7 @@ func TestLoadedMachineKeepsVerdicts(t *testing.T) {
 		slowest = max(slowest, r.Seconds)
 	}
 	limit := max(20*time.Millisecond, time.Duration(3*slowest*float64(time.Second)))
+	t.Logf("quiet: %.3f s a test at most; limit %v", slowest, limit)
 	// Ten busy processes per CPU the worker may use, outside the pool.
 	n := 10 * max(1, len(allowedCPUs()))
 	var busy []*exec.Cmd
