@@ -276,6 +276,39 @@ def _reversed(args, kwargs):
     return out
 
 
+def _borrowed(args, kwargs):
+    """The call with each string argument replaced by a string of another
+    argument (a string argument, or the longest string element of a list or
+    tuple argument) and by a two-character piece from that string's middle:
+    where one argument is looked for in another (a substring, a prefix, a
+    pattern), the seeds' short strings seldom occur there, and every
+    program that misreads the relation agrees on them."""
+    keyed = list(enumerate(args)) + list(kwargs)
+    out = []
+    for key, v in keyed:
+        if type(v) is not str:
+            continue
+        other = None
+        for k2, w in keyed:
+            if k2 == key:
+                continue
+            strs = [w] if type(w) is str else [x for x in w if type(x) is str] if type(w) in (list, tuple) else []
+            for x in strs:
+                if len(x) >= 2 and x != v and (other is None or len(x) > len(other)):
+                    other = x
+        if other is None:
+            continue
+        k = (len(other) - 2) // 2
+        for m in dict.fromkeys([other, other[k:k + 2]]):
+            if m == v:
+                continue
+            if type(key) is int:
+                out.append((list(args[:key]) + [m] + list(args[key + 1:]), kwargs))
+            else:
+                out.append((args, [(kk, m if kk == key else vv) for kk, vv in kwargs]))
+    return out
+
+
 def _random_calls(inside, rng):
     """The first (shortest) seed inside the domain with each argument that
     is a list of numbers in every such seed replaced by the random lists of
@@ -397,7 +430,7 @@ def collect(arg):
     lists = []
     for _, _, (args, kwargs) in seeds:
         rng = random.Random(seed ^ zlib.crc32(_render(entry, args, kwargs).encode()))
-        lists.append(_mutate_call(args, kwargs, rng) + _reversed(args, kwargs))
+        lists.append(_mutate_call(args, kwargs, rng) + _reversed(args, kwargs) + _borrowed(args, kwargs))
     # Round r gives seed s its mutation (r + s) mod n: every seed is mutated
     # before any is mutated twice, and neighbouring seeds by different kinds.
     # Mutations that keep every property all seeds share come first.

@@ -130,6 +130,27 @@ class CollectTest(unittest.TestCase):
                               "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
         self.assertIn("f([2, 1, 4, 4, 1, 4])", [i["call"] for i in got if i["origin"] == "mutation"])
 
+    def test_borrowed_strings(self):
+        # A string argument replaced by another argument's string (the
+        # longest string element of a list) and by a two-character piece
+        # of its middle: a substring that occurs, where the seeds' 'a'
+        # tells "contains" from "contains one of its letters" nowhere.
+        # Keyword arguments too; nothing without another argument's string.
+        self.assertEqual(inputs._borrowed([["abc", "bacd", "cde"], "a"], []),
+                         [([["abc", "bacd", "cde"], "bacd"], []), ([["abc", "bacd", "cde"], "ac"], [])])
+        self.assertEqual(inputs._borrowed(["hello", "l"], [("n", 2)]),
+                         [(["hello", "hello"], [("n", 2)]), (["hello", "el"], [("n", 2)])])
+        self.assertEqual(inputs._borrowed(["x"], [("sub", "ab")]), [(["ab"], [("sub", "ab")])])  # the piece is the whole
+        self.assertEqual(inputs._borrowed(["x"], [("sub", "b")]), [])
+        self.assertEqual(inputs._borrowed(["abcd"], [("sub", "a")]), [(["abcd"], [("sub", "abcd")]), (["abcd"], [("sub", "bc")])])
+        self.assertEqual(inputs._borrowed(["abc", 3, [1, 2]], []), [])
+        prompt = 'def f(xs, s):\n    """\n    >>> f(["abc", "array"], "a")\n    2\n    """\n'
+        got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(xs, s):", "tests": [],
+                              "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        calls = [i["call"] for i in got if i["origin"] == "mutation"]
+        self.assertIn("f(['abc', 'array'], 'rr')", calls)
+        self.assertIn("f(['abc', 'array'], 'array')", calls)
+
     def test_string_mutants(self):
         # Case swapped whole and in one letter (a mixed-case input tells
         # case-folding programs from the others); a string without two
