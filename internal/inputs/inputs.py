@@ -276,6 +276,21 @@ def _reversed(args, kwargs):
     return out
 
 
+def _doubled(args, kwargs):
+    """The call with each integer argument of magnitude two or more
+    doubled, one at a time: mutations by one stay among the seeds' small
+    sizes, where a table written out to a few entries, an overflow-free
+    shortcut or a modulus has not yet shown."""
+    out = []
+    for i, a in enumerate(args):
+        if type(a) is int and abs(a) >= 2:
+            out.append((list(args[:i]) + [2 * a] + list(args[i + 1:]), kwargs))
+    for i, (k, v) in enumerate(kwargs):
+        if type(v) is int and abs(v) >= 2:
+            out.append((args, kwargs[:i] + [(k, 2 * v)] + kwargs[i + 1:]))
+    return out
+
+
 def _borrowed(args, kwargs):
     """The call with each string argument replaced by a string of another
     argument (a string argument, or the longest string element of a list or
@@ -448,6 +463,11 @@ def collect(arg):
                 args, kwargs = m[(r + s) % len(m)]
                 if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
                     (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
+    # Doubled integers after every other mutation near the seeds: they
+    # take room that nothing nearer wants.
+    for _, _, (args, kwargs) in seeds:
+        for args, kwargs in _doubled(args, kwargs):
+            (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
     # A few atypical mutations inside the declared domain (an empty string
     # where every example has letters) keep a place however many typical
     # ones there are: where nothing else tells the candidates apart, they

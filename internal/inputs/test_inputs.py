@@ -130,6 +130,21 @@ class CollectTest(unittest.TestCase):
                               "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
         self.assertIn("f([2, 1, 4, 4, 1, 4])", [i["call"] for i in got if i["origin"] == "mutation"])
 
+    def test_doubled_integers(self):
+        # Each integer argument of magnitude two or more doubled, one at a
+        # time, keyword arguments too; bools, floats and elements are not.
+        self.assertEqual(inputs._doubled([4, -3, 1, True, 2.0, [5]], [("k", 7)]),
+                         [([8, -3, 1, True, 2.0, [5]], [("k", 7)]), ([4, -6, 1, True, 2.0, [5]], [("k", 7)]),
+                          ([4, -3, 1, True, 2.0, [5]], [("k", 14)])])
+        # In a pool with room they come after every other mutation; in a
+        # pool full of nearer mutations there is none.
+        prompt = 'def f(n):\n    """\n    >>> f(4)\n    True\n    >>> f(6)\n    False\n    """\n'
+        arg = {"entry": "f", "prompt": prompt, "signature": "def f(n):", "tests": [], "max_inputs": 64, "max_chars": 120, "seed": 1}
+        calls = [i["call"] for i in inputs.collect(arg)["inputs"] if not i.get("atypical")]
+        self.assertEqual(calls[-2:], ["f(8)", "f(12)"])
+        arg["max_inputs"] = 5
+        self.assertNotIn("f(12)", [i["call"] for i in inputs.collect(arg)["inputs"]])
+
     def test_borrowed_strings(self):
         # A string argument replaced by another argument's string (the
         # longest string element of a list) and by a two-character piece
