@@ -111,9 +111,12 @@ def _params(signature, entry):
 
 
 def _literal_prefix(text, limit=2000):
-    """The shortest prefix of text, ended by a comma, a newline or the end,
-    that is a Python literal, and its value; None if there is none."""
-    ends = [i for i, c in enumerate(text[:limit]) if c in ",\n"] + [min(len(text), limit)]
+    """The shortest prefix of text, ended by a comma, a space, a newline, a
+    closing bracket or the end, that is a Python literal, and its value;
+    None if there is none. Prose goes on after a value on the same line:
+    `For lst = [1,2,3] the output should be 14`."""
+    head = text[:limit]
+    ends = sorted({i for i, c in enumerate(head) if c in ", \n"} | {i + 1 for i, c in enumerate(head) if c in ")]}"}) + [len(head)]
     for j in ends:
         src = text[:j].strip()
         if not src:

@@ -187,6 +187,20 @@ class CollectTest(unittest.TestCase):
         self.assertEqual([i["call"] for i in pool[:2]], ["top([-3, -4, 5], 3)", "top([4, -4, 4], 2)"])
         self.assertEqual(pool[0]["origin"], "example")
 
+    def test_prose_after_values(self):
+        # A value followed by more prose on its line ends at a space or a
+        # closing bracket; a string with spaces is still read whole.
+        cases = [
+            ("For lst = [1,2,3] the output should be 14\n    For lst = [1.4,4.2,0] the output should be 29",
+             "def f(lst):", [([[1, 2, 3]], []), ([[1.4, 4.2, 0]], [])]),
+            ("for s = 'a b' the result is 2, for s = \"x\" it is 0", "def f(s):", [(["a b"], []), (["x"], [])]),
+            ("If n = -5 then 3\n", "def f(n):", [([-5], [])]),
+            ("for x = {'a': [1, 2]}; ...", "def f(x):", [([{"a": [1, 2]}], [])]),
+        ]
+        for text, sig, want in cases:
+            with self.subTest(text=text):
+                self.assertEqual(inputs._assigned_calls(text, sig, "f"), want)
+
     def test_unlike_tests(self):
         # Six tests on strings of parentheses and spaces, one on an
         # arithmetic expression: its call is unlike most seeds.
