@@ -294,6 +294,22 @@ def _doubled(args, kwargs):
     return out
 
 
+def _swapped(args, kwargs):
+    """The call with each two positional arguments of one scalar type (int,
+    float or str) and different values swapped: whether a program treats
+    its parameters alike where the problem does (a triangle's sides, the
+    two ends of a range) shows only when their order changes."""
+    out = []
+    for i in range(len(args)):
+        for j in range(i + 1, len(args)):
+            a, b = args[i], args[j]
+            if type(a) is type(b) and type(a) in (int, float, str) and a != b:
+                w = list(args)
+                w[i], w[j] = b, a
+                out.append((w, kwargs))
+    return out
+
+
 def _borrowed(args, kwargs):
     """The call with each string argument replaced by a string of another
     argument (a string argument, or the longest string element of a list or
@@ -466,10 +482,10 @@ def collect(arg):
                 args, kwargs = m[(r + s) % len(m)]
                 if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
                     (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
-    # Doubled integers after every other mutation near the seeds: they
-    # take room that nothing nearer wants.
-    for _, _, (args, kwargs) in seeds:
-        for args, kwargs in _doubled(args, kwargs):
+    # Doubled integers and swapped arguments after every other mutation
+    # near the seeds: they take room that nothing nearer wants.
+    for _, _, c in seeds:
+        for args, kwargs in _doubled(*c) + _swapped(*c):
             (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
     # A few atypical mutations inside the declared domain (an empty string
     # where every example has letters) keep a place however many typical

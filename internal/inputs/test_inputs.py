@@ -145,6 +145,14 @@ class CollectTest(unittest.TestCase):
         arg["max_inputs"] = 5
         self.assertNotIn("f(12)", [i["call"] for i in inputs.collect(arg)["inputs"]])
 
+    def test_swapped_arguments(self):
+        # Each two positional arguments of one scalar type and different
+        # values swapped; not across types, not equal values, not lists.
+        self.assertEqual(inputs._swapped([3, 4, 5], []), [([4, 3, 5], []), ([5, 4, 3], []), ([3, 5, 4], [])])
+        self.assertEqual(inputs._swapped([3, "a", 3, 2.0, [1], "b"], [("k", 1)]),
+                         [([3, "b", 3, 2.0, [1], "a"], [("k", 1)])])
+        self.assertEqual(inputs._swapped([[1], [2]], []), [])
+
     def test_borrowed_strings(self):
         # A string argument replaced by another argument's string (the
         # longest string element of a list) and by a two-character piece
