@@ -13,7 +13,9 @@
 //
 //  1. the prompt's own examples: every call of the entry point with literal
 //     arguments written in the prompt (doctests `>>> f(x)`, `f(x) == y`
-//     lines, MBPP-style asserts, prose), found by Python's own parser;
+//     lines, MBPP-style asserts, prose such as `Input: arr = [1, 2], k = 3`
+//     or `For lst = [1,2,3] the output should be 14`), found by Python's
+//     own parser;
 //  2. calls with literal arguments inside the generated tests that are not
 //     a test's own CALL (`assert f(x) is True`, `abs(f(x) - y) < 1e-6`);
 //     a test's own `assert CALL == EXPECTED` call is not repeated: the
@@ -26,7 +28,15 @@
 //     letter); lists and tuples with an element removed, duplicated, added
 //     or mutated (recursively), two swapped, emptied; a list reversed (not
 //     in EvalPlus: for order-sensitive programs, "the first of the
-//     longest"); sets and dicts likewise; bools flipped. After each seed's
+//     longest"); a string argument replaced by another argument's string
+//     (the longest string element of a list) and by a two-character piece
+//     of its middle (as EvalPlus takes its ingredients from other inputs:
+//     a substring or prefix that occurs); sets and dicts likewise; bools
+//     flipped. After every mutation above (so only where the pool has
+//     room for them), integer arguments of magnitude two or more doubled
+//     (sizes beyond the seeds', where a short table or a modulus shows)
+//     and two positional arguments of one scalar type swapped (programs
+//     that treat alike parameters unalike). After each seed's
 //     first mutation, the smallest seed with each list of numbers replaced
 //     by two lists of 5 to 8 random numbers of one to three digits, of the
 //     seeds' sign, as EvalPlus generates numbers (mutations stay near the
