@@ -130,6 +130,18 @@ def _literal_prefix(text, limit=2000):
     return None
 
 
+def _param_named(word, params):
+    """The parameter a docstring's name stands for: the parameter of that
+    name, or the one parameter whose name is a run of word's underscore-
+    separated parts (`bucket_capacity : 1` for capacity); None otherwise."""
+    if word in params:
+        return word
+    parts = word.split("_")
+    found = [p for p in params
+             if any(parts[i:i + len(p.split("_"))] == p.split("_") for i in range(len(parts)))]
+    return found[0] if len(found) == 1 else None
+
+
 def _assigned_calls(text, signature, entry):
     """Calls written in prose as the parameters' values, as many docstrings
     give examples: `Input: arr = [1, 2], k = 3` or `grid : [[0, 1]]` on
@@ -140,13 +152,14 @@ def _assigned_calls(text, signature, entry):
     if ps is None or not ps[0]:
         return []
     params, required = ps
-    names = "|".join(re.escape(p) for p in params)
     out, cur = [], {}
-    for m in re.finditer(r"(?<![\w.])(%s)\s*[:=]\s*(?![=<>])" % names, text):
+    for m in re.finditer(r"(?<![\w.])([A-Za-z_]\w*)\s*[:=]\s*(?![=<>])", text):
+        name = _param_named(m.group(1), params)
+        if name is None:
+            continue
         v = _literal_prefix(text[m.end():])
         if v is None:
             continue
-        name = m.group(1)
         if name in cur:
             cur = {}
         cur[name] = v

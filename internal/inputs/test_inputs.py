@@ -204,6 +204,12 @@ class CollectTest(unittest.TestCase):
             ("for s = 'a b' the result is 2, for s = \"x\" it is 0", "def f(s):", [(["a b"], []), (["x"], [])]),
             ("If n = -5 then 3\n", "def f(n):", [([-5], [])]),
             ("for x = {'a': [1, 2]}; ...", "def f(x):", [([{"a": [1, 2]}], [])]),
+            # A longer name in the prose for a parameter: one parameter's
+            # name among its words; none where two parameters' are, or none.
+            ("grid : [[0, 1]]\n bucket_capacity : 1\n", "def f(grid, capacity):", [([[[0, 1]], 1], [])]),
+            ("the_x_value = 3, y = 4\n", "def f(x, y):", [([3, 4], [])]),
+            ("x_and_y = 3, x = 1, y = 2\n", "def f(x, y):", [([1, 2], [])]),
+            ("max_len = 3, x = 1\n", "def f(x):", [([1], [])]),
         ]
         for text, sig, want in cases:
             with self.subTest(text=text):
