@@ -22,6 +22,11 @@ PREFIXES = {"heval": "HumanEval/", "mbpp": "Mbpp/", "mbjp": "MBJP/"}
 def task_id(name, raw):
     raw = str(raw)
     if "/" in raw:
+        # "MBPP/1" in mbpp-codestral-22b.jsonl: the dataset's spelling.
+        head, num = raw.rsplit("/", 1)
+        for prefix in PREFIXES.values():
+            if head.lower() == prefix.rstrip("/").lower():
+                return prefix + num
         return raw
     for key, prefix in PREFIXES.items():
         if os.path.basename(name).startswith(key):

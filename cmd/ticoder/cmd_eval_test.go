@@ -380,6 +380,46 @@ func TestEvalWholeFunctionReplay(t *testing.T) {
 	}
 }
 
+// TestCQEReplayTaskIDs: scripts/cqe-replay.py writes the task ids of the
+// dataset eval reads, whether the CQE file numbers its rows ("53", named by
+// the file) or names them in another spelling ("MBPP/7" for Mbpp/7).
+func TestCQEReplayTaskIDs(t *testing.T) {
+	for _, tc := range []struct{ file, id, want string }{
+		{"heval-model.jsonl", "53", "HumanEval/53"},
+		{"mbpp-model.jsonl", "MBPP/7", "Mbpp/7"},
+		{"mbpp-model.jsonl", "7", "Mbpp/7"},
+		{"mbjp-model.jsonl", "MBJP/3", "MBJP/3"},
+		{"heval-model.jsonl", "HumanEval/4", "HumanEval/4"},
+	} {
+		t.Run(tc.file+" "+tc.id, func(t *testing.T) {
+			dir := t.TempDir()
+			row := fmt.Sprintf(`{"task_id": %q, "no_of_codes": 1, "code_1": "def f():\n    return 1"}`, tc.id)
+			cqe := filepath.Join(dir, tc.file)
+			if err := os.WriteFile(cqe, []byte(row+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			replay := filepath.Join(dir, "replay")
+			cmd := exec.Command("/usr/bin/python3", filepath.Join(testutil.RepoRoot(t), "scripts", "cqe-replay.py"), cqe, replay)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("cqe-replay.py: %v\n%s", err, out)
+			}
+			data, err := os.ReadFile(filepath.Join(replay, "codes.jsonl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got struct {
+				TaskID string `json:"task_id"`
+			}
+			if err := json.Unmarshal(data, &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.TaskID != tc.want {
+				t.Errorf("task id %q, want %q", got.TaskID, tc.want)
+			}
+		})
+	}
+}
+
 // cqeReplay writes rows as a CQE file of HumanEval samples and turns it
 // into a replay directory under dir with scripts/cqe-replay.py.
 func cqeReplay(t *testing.T, dir string, rows []map[string]any) string {
