@@ -682,7 +682,9 @@ def _invariants(calls):
     """For each argument (by position, and keyword by name), the properties
     every seed's value has, and the characters any seed's strings use: what
     the written examples suggest the domain is. None where no seed has the
-    argument."""
+    argument. Under the key "same length", the pairs of positional list or
+    tuple arguments that have one length in every seed, where at least two
+    seeds have them (parallel lists: scores and guesses)."""
     inv = {}
     for args, kwargs in calls:
         for key, v in list(enumerate(args)) + list(kwargs):
@@ -690,12 +692,22 @@ def _invariants(calls):
             if key in inv:
                 f, chars = inv[key][0] & f, inv[key][1] | chars
             inv[key] = (f, chars)
+    pairs = None
+    for args, _ in calls:
+        seq = [i for i, a in enumerate(args) if type(a) in (list, tuple)]
+        mine = {(i, j) for i in seq for j in seq if i < j and len(args[i]) == len(args[j])}
+        pairs = mine if pairs is None else pairs & mine
+    if pairs and len(calls) >= 2:
+        inv["same length"] = pairs
     return inv
 
 
 def _keeps(inv, args, kwargs):
     """Whether every argument keeps the properties its seeds share and
     uses no character that none of its seeds' strings uses."""
+    for i, j in inv.get("same length", ()):
+        if j >= len(args) or type(args[i]) not in (list, tuple) or type(args[j]) not in (list, tuple) or len(args[i]) != len(args[j]):
+            return False
     for key, v in list(enumerate(args)) + list(kwargs):
         if key not in inv:
             continue

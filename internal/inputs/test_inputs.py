@@ -153,6 +153,30 @@ class CollectTest(unittest.TestCase):
                          [([3, "b", 3, 2.0, [1], "a"], [("k", 1)])])
         self.assertEqual(inputs._swapped([[1], [2]], []), [])
 
+    def test_same_length_lists(self):
+        # Two list arguments of one length in every seed (at least two
+        # seeds): a mutation that changes one's length breaks the domain
+        # the examples suggest and comes after those that keep it.
+        seeds = [([[1, 2, 3], [4, 5, 6], 9], []), ([[0, 5], [4, 1], 2], [])]
+        inv = inputs._invariants(seeds)
+        self.assertEqual(inv["same length"], {(0, 1)})
+        self.assertTrue(inputs._keeps(inv, [[7, 8], [1, 2], 3], []))
+        self.assertFalse(inputs._keeps(inv, [[7, 8], [1], 3], []))
+        self.assertFalse(inputs._keeps(inv, [[7, 8]], []))
+        self.assertNotIn("same length", inputs._invariants(seeds[:1]), "one seed says nothing")
+        self.assertNotIn("same length", inputs._invariants(seeds + [([[1], [1, 2], 3], [])]))
+        prompt = 'def f(a, b):\n    """\n    >>> f([1, 2, 3], [3, 2, 1])\n    2\n    >>> f([0, 5], [4, 1])\n    0\n    """\n'
+        got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(a, b):", "tests": [],
+                              "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        typical = 0
+        for i in got:
+            a, b = eval("(" + i["call"][2:-1] + ",)")[:2]
+            if len(a) != len(b):
+                self.assertTrue(i.get("atypical"), i)
+            elif i["origin"] == "mutation" and not i.get("atypical"):
+                typical += 1
+        self.assertGreater(typical, 0, got)
+
     def test_borrowed_strings(self):
         # A string argument replaced by another argument's string (the
         # longest string element of a list) and by a two-character piece
