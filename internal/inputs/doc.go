@@ -47,8 +47,10 @@
 //     Mutations that keep every property all the seeds share at that
 //     argument come first, those that break one last: a number's sign, a
 //     string's case or emptiness, a sequence being sorted, without
-//     duplicates or non-empty, and the same properties of all its elements
-//     (likely invariants of the domain, as the written examples suggest it;
+//     duplicates or non-empty, the same properties of all its elements, and
+//     two list arguments having one length where every seed's have (at
+//     least two seeds; parallel lists) (likely invariants of the domain, as
+//     the written examples suggest it;
 //     the simulated user answers an input outside the domain with whatever
 //     the reference happens to return, which can prune correct candidates),
 //     but an eighth of the pool is kept for the first of those that are
