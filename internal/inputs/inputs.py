@@ -282,13 +282,21 @@ def _random_number_lists(col, rng):
     return [[draw() for _ in range(rng.randint(5, 8))] for _ in range(2)]
 
 
+def _with(args, kwargs, key, v):
+    """The call with the argument at key (a position, or a keyword's name)
+    set to v."""
+    if type(key) is int:
+        return list(args[:key]) + [v] + list(args[key + 1:]), kwargs
+    return args, [(k, v if k == key else w) for k, w in kwargs]
+
+
 def _reversed(args, kwargs):
     """The call with each list argument of two or more distinct elements
     reversed, one at a time."""
     out = []
     for i, a in enumerate(args):
         if type(a) is list and len(a) > 1 and a[::-1] != a:
-            out.append((list(args[:i]) + [a[::-1]] + list(args[i + 1:]), kwargs))
+            out.append(_with(args, kwargs, i, a[::-1]))
     return out
 
 
@@ -297,14 +305,8 @@ def _doubled(args, kwargs):
     doubled, one at a time: mutations by one stay among the seeds' small
     sizes, where a table written out to a few entries, an overflow-free
     shortcut or a modulus has not yet shown."""
-    out = []
-    for i, a in enumerate(args):
-        if type(a) is int and abs(a) >= 2:
-            out.append((list(args[:i]) + [2 * a] + list(args[i + 1:]), kwargs))
-    for i, (k, v) in enumerate(kwargs):
-        if type(v) is int and abs(v) >= 2:
-            out.append((args, kwargs[:i] + [(k, 2 * v)] + kwargs[i + 1:]))
-    return out
+    return [_with(args, kwargs, key, 2 * v) for key, v in list(enumerate(args)) + list(kwargs)
+            if type(v) is int and abs(v) >= 2]
 
 
 def _swapped(args, kwargs):
@@ -339,20 +341,15 @@ def _borrowed(args, kwargs):
         for k2, w in keyed:
             if k2 == key:
                 continue
-            strs = [w] if type(w) is str else [x for x in w if type(x) is str] if type(w) in (list, tuple) else []
-            for x in strs:
-                if len(x) >= 2 and x != v and (other is None or len(x) > len(other)):
+            for x in [w] if type(w) is str else w if type(w) in (list, tuple) else ():
+                if type(x) is str and len(x) >= 2 and x != v and (other is None or len(x) > len(other)):
                     other = x
         if other is None:
             continue
         k = (len(other) - 2) // 2
         for m in dict.fromkeys([other, other[k:k + 2]]):
-            if m == v:
-                continue
-            if type(key) is int:
-                out.append((list(args[:key]) + [m] + list(args[key + 1:]), kwargs))
-            else:
-                out.append((args, [(kk, m if kk == key else vv) for kk, vv in kwargs]))
+            if m != v:
+                out.append(_with(args, kwargs, key, m))
     return out
 
 
@@ -368,7 +365,7 @@ def _random_calls(inside, rng):
     for i in range(len(args)):
         col = [c[0][i] for c in inside if len(c[0]) > i]
         for v in _random_number_lists(col, rng):
-            out.append((list(args[:i]) + [v] + list(args[i + 1:]), kwargs))
+            out.append(_with(args, kwargs, i, v))
     return out
 
 
@@ -704,7 +701,8 @@ def _invariants(calls):
 
 def _keeps(inv, args, kwargs):
     """Whether every argument keeps the properties its seeds share and
-    uses no character that none of its seeds' strings uses."""
+    uses no character that none of its seeds' strings uses, and list
+    arguments of one length in every seed keep one length."""
     for i, j in inv.get("same length", ()):
         if j >= len(args) or type(args[i]) not in (list, tuple) or type(args[j]) not in (list, tuple) or len(args[i]) != len(args[j]):
             return False
