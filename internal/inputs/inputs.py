@@ -325,6 +325,29 @@ def _swapped(args, kwargs):
     return out
 
 
+def _as_floats(args, kwargs, floaty):
+    """The call with each integer argument at a key of floaty (where some
+    seed passes a float) given as the equal float, one at a time: where the
+    examples write a number both ways, a program that tests for a whole
+    number by value (x == int(x)) and one that tests its type
+    (isinstance(x, int)) disagree only on a whole float."""
+    return [_with(args, kwargs, key, float(v)) for key, v in list(enumerate(args)) + list(kwargs)
+            if type(v) is int and key in floaty]
+
+
+def _negated(args, kwargs):
+    """The call with each list or tuple of numbers that has a positive
+    element given with every element negated, one at a time: a program that
+    counts a number's digits in its text, or takes the sign for granted,
+    shows it only on negative elements, and one mutated element seldom
+    lands where the problem looks (the first k)."""
+    out = []
+    for key, v in list(enumerate(args)) + list(kwargs):
+        if type(v) in (list, tuple) and v and all(type(x) in (int, float) for x in v) and any(x > 0 for x in v):
+            out.append(_with(args, kwargs, key, type(v)(-x for x in v)))
+    return out
+
+
 def _borrowed(args, kwargs):
     """The call with each string argument replaced by a string of another
     argument (a string argument, or the longest string element of a list or
@@ -492,10 +515,12 @@ def collect(arg):
                 args, kwargs = m[(r + s) % len(m)]
                 if all(_round_trips(a) for a in args) and all(_round_trips(v) for _, v in kwargs):
                     (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
-    # Doubled integers and swapped arguments after every other mutation
-    # near the seeds: they take room that nothing nearer wants.
+    # Doubled integers, swapped arguments, whole numbers as floats and
+    # negated lists after every other mutation near the seeds: they take
+    # room that nothing nearer wants.
+    floaty = {key for args, kwargs in inside for key, v in list(enumerate(args)) + list(kwargs) if type(v) is float}
     for _, _, c in seeds:
-        for args, kwargs in _doubled(*c) + _swapped(*c):
+        for args, kwargs in _doubled(*c) + _swapped(*c) + _as_floats(*c, floaty) + _negated(*c):
             (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
     # A few atypical mutations inside the declared domain (an empty string
     # where every example has letters) keep a place however many typical

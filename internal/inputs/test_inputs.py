@@ -153,6 +153,32 @@ class CollectTest(unittest.TestCase):
                          [([3, "b", 3, 2.0, [1], "a"], [("k", 1)])])
         self.assertEqual(inputs._swapped([[1], [2]], []), [])
 
+    def test_whole_floats(self):
+        # An integer argument where some seed passes a float, given as the
+        # equal float; not where every seed passes an int, not bools.
+        self.assertEqual(inputs._as_floats([5, 2, True], [("k", 3)], {0, 2, "k"}),
+                         [([5.0, 2, True], [("k", 3)]), ([5, 2, True], [("k", 3.0)])])
+        self.assertEqual(inputs._as_floats([5], [], set()), [])
+        prompt = 'def f(x, y):\n    """\n    >>> f(5, 2)\n    True\n    >>> f(3.5, 1)\n    False\n    """\n'
+        calls = [i["call"] for i in inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(x, y):", "tests": [],
+                                                    "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]]
+        self.assertIn("f(5.0, 2)", calls)
+        self.assertNotIn("f(5, 2.0)", calls, "every seed's y is an int")
+
+    def test_negated_lists(self):
+        # A list or tuple of numbers with a positive element, every element
+        # negated; not lists of other things, nor lists without a positive.
+        self.assertEqual(inputs._negated([[1, -2, 0.5], (3,), ["a"], [], [-1, 0]], []),
+                         [([[-1, 2, -0.5], (3,), ["a"], [], [-1, 0]], []), ([[1, -2, 0.5], (-3,), ["a"], [], [-1, 0]], [])])
+        # Where every example's elements are positive the negated list is
+        # atypical, yet in the pool.
+        prompt = 'def f(arr, k):\n    """\n    >>> f([111, 21, 3, 4000, 5], 2)\n    24\n    """\n'
+        got = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(arr, k):", "tests": [],
+                              "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        neg = [i for i in got if i["call"] == "f([-111, -21, -3, -4000, -5], 2)"]
+        self.assertEqual(len(neg), 1, [i["call"] for i in got])
+        self.assertTrue(neg[0].get("atypical"))
+
     def test_same_length_lists(self):
         # Two list arguments of one length in every seed (at least two
         # seeds): a mutation that changes one's length breaks the domain
