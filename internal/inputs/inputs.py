@@ -327,7 +327,8 @@ def _swapped(args, kwargs):
 
 def _as_floats(args, kwargs, floaty):
     """The call with each integer argument at a key of floaty (where some
-    seed passes a float) given as the equal float, one at a time: where the
+    written seed inside the declared domain passes a float; type guesses
+    say nothing) given as the equal float, one at a time: where the
     examples write a number both ways, a program that tests for a whole
     number by value (x == int(x)) and one that tests its type
     (isinstance(x, int)) disagree only on a whole float."""
@@ -485,6 +486,7 @@ def collect(arg):
             add_seed(c)
             add(c, "model")
     dom = declared(arg.get("prompt") or "", arg.get("signature") or "", entry)
+    written = [c for _, _, c in seeds]  # the seeds someone wrote (not type guesses)
     if not any(not outside(dom, *c) for _, _, c in seeds):
         # Nothing written to start from, or only calls outside what the
         # problem declares: the values of the declared types are the inputs,
@@ -518,7 +520,7 @@ def collect(arg):
     # Doubled integers, swapped arguments, whole numbers as floats and
     # negated lists after every other mutation near the seeds: they take
     # room that nothing nearer wants.
-    floaty = {key for args, kwargs in inside for key, v in list(enumerate(args)) + list(kwargs) if type(v) is float}
+    floaty = {key for args, kwargs in written if not outside(dom, args, kwargs) for key, v in list(enumerate(args)) + list(kwargs) if type(v) is float}
     for _, _, c in seeds:
         for args, kwargs in _doubled(*c) + _swapped(*c) + _as_floats(*c, floaty) + _negated(*c):
             (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))

@@ -164,6 +164,12 @@ class CollectTest(unittest.TestCase):
                                                     "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]]
         self.assertIn("f(5.0, 2)", calls)
         self.assertNotIn("f(5, 2.0)", calls, "every seed's y is an int")
+        # Type guesses (a float among them) are no written float.
+        calls = [i["call"] for i in inputs.collect({"entry": "f", "prompt": 'def f(n):\n    """Count."""\n', "signature": "def f(n):",
+                                                    "tests": [], "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]]
+        self.assertIn("f(2.5)", calls)
+        self.assertIn("f(1)", calls)
+        self.assertNotIn("f(1.0)", calls)
 
     def test_negated_lists(self):
         # A list or tuple of numbers with a positive element, every element
