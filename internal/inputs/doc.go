@@ -34,9 +34,13 @@
 //     a substring or prefix that occurs); sets and dicts likewise; bools
 //     flipped. After every mutation above (so only where the pool has
 //     room for them), integer arguments of magnitude two or more doubled
-//     (sizes beyond the seeds', where a short table or a modulus shows)
-//     and two positional arguments of one scalar type swapped (programs
-//     that treat alike parameters unalike). After each seed's
+//     (sizes beyond the seeds', where a short table or a modulus shows),
+//     two positional arguments of one scalar type swapped (programs
+//     that treat alike parameters unalike), an integer argument given as
+//     the equal float where a written seed passes a float there (5.0:
+//     x == int(x) against isinstance(x, int)), and a list of numbers with
+//     every element negated (signs taken for granted, digits counted in
+//     the text). After each seed's
 //     first mutation, the smallest seed with each list of numbers replaced
 //     by two lists of 5 to 8 random numbers of one to three digits, of the
 //     seeds' sign, as EvalPlus generates numbers (mutations stay near the
@@ -60,9 +64,15 @@
 //  5. only when no seed is inside the declared domain (below): values
 //     built from the signature's type hints (int, float, str, bool, bytes,
 //     list, tuple, dict, set, Optional, Union, X | Y) or, for a parameter
-//     without one, from what the docstring declares of it (a small mix of
-//     types where nothing is known), and for a list of numbers two random
-//     lists as in 4, of the declared sign; these are then the seeds of 4.
+//     without one, from what the docstring declares of it, or else from
+//     its name by common convention (test_list, nums, arr: a list; str1,
+//     text, s: a string; n, k, arr_size: an integer; test_tup: a tuple —
+//     the last word of a compound name is its head), then a small mix of
+//     other types, and for a list of numbers two random lists as in 4, of
+//     the declared sign. The calls of the types the names suggest come
+//     first and are the seeds of 4; those with another type are atypical
+//     (a name is a guess, not a declaration: it never makes an input
+//     invalid).
 //
 // Every argument's repr must evaluate back to an equal value; calls are
 // rendered canonically, entry(repr(arg), ..., name=repr(value)), and each

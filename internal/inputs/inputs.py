@@ -23,16 +23,20 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   swapped (whole or one letter); lists and tuples with an element added,
   removed, duplicated or two swapped, emptied, one element mutated
   recursively; lists reversed; dicts and sets likewise; bools flipped;
+  after every other mutation, ints doubled, two arguments swapped, ints
+  as the equal float (where a written seed passes a float), lists of
+  numbers negated;
   and, after each seed's first mutation, the shortest seed with each list
   of numbers replaced by two lists of 5 to 8 random numbers of one to
   three digits (of the seeds' sign), as EvalPlus generates numbers;
 - "hint": only when no seed is inside the domain the problem declares
   (declared.py), values built from the signature's type hints (int, float,
   str, bool, list, tuple, dict, set, Optional, Union) or, for an
-  unannotated parameter, from what the docstring declares of it (a small
-  mix where nothing is declared; random lists as above for a list of
-  numbers); they are then the seeds of the mutations. Calls outside the
-  declared domain are atypical.
+  unannotated parameter, from what the docstring declares of it or else
+  from its name (_named; then a small mix of other types; random lists as
+  above for a list of numbers); those of the named types are then the
+  seeds of the mutations. Calls outside the declared domain, or of another
+  type than a name suggests, are atypical.
 
 Every call is rendered canonically, entry(repr(arg), ..., name=repr(v)),
 and kept only if every argument's repr evaluates back to an equal value and
@@ -228,6 +232,48 @@ def _hint_values(node, depth=0):
     return list(_ANY)
 
 
+# Parameter names and the type they name by common convention (words of the
+# name: "test_list", "nums1", "str2", "arrSize"): read only where a
+# parameter has neither a type hint nor a declared type, to pick the type
+# guesses to start from (never to call other types invalid). One letter
+# names only where they are near universal: n, k, m, i, j integers, s a
+# string.
+_NAMED = [
+    ({"tup", "tuple", "tuples", "tuplex"}, {"type=tuple"}),
+    ({"dict", "dictionary", "dic", "mapping"}, {"type=dict"}),
+    ({"words", "strings", "strs", "names", "lines", "sentences"}, {"seq", "[]type=str"}),
+    ({"list", "lst", "arr", "array", "arrays", "nums", "numbers", "ints", "integers", "items", "elements",
+      "seq", "sequence", "values", "vals", "scores"}, {"seq"}),
+    ({"s", "str", "string", "text", "txt", "word", "char", "ch", "sentence", "pattern", "substring", "sub",
+      "name", "line", "st"}, {"type=str"}),
+    ({"n", "k", "m", "i", "j", "num", "number", "count", "size", "index", "idx", "length", "limit", "start",
+      "len", "end", "low", "high", "base", "year", "month", "day", "width", "height", "steps", "times"},
+     {"type=int"}),
+]
+
+
+def _named(name):
+    """The type a parameter's name suggests (as declared.py's features), or
+    None: that of the name's last word that _NAMED knows, as in English the
+    last word of a compound is its head ("arr_size" is a size, "num_list" a
+    list)."""
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+    if len(name.rstrip("0123456789")) == 1:
+        words = [name.rstrip("0123456789").lower()]  # n1, s2, K; but not l, a: no convention
+    for w in reversed(words):
+        for names, want in _NAMED:
+            if w in names:
+                return set(want)
+    return None
+
+
+def _fits(want, v):
+    """Whether value v is of the type that want (a _NAMED type) names."""
+    if "seq" in want:
+        return type(v) in (list, tuple) and ("[]type=str" not in want or all(type(x) is str for x in v))
+    return {"type=tuple": tuple, "type=dict": dict, "type=str": str, "type=int": int}[next(iter(want))] is type(v)
+
+
 def _hashable(xs):
     try:
         for x in xs:
@@ -395,10 +441,11 @@ def _random_calls(inside, rng):
 
 def _hint_calls(signature, entry, limit, dom=None, seed=0):
     """Calls built from the type hints of entry's parameters (or, for a
-    parameter without one, from what the problem declares of it, dom): the
-    i-th value of every parameter together, then each parameter varied
-    alone. Columns of lists of numbers get two lists of random numbers as
-    well (_random_number_lists)."""
+    parameter without one, from what the problem declares of it, dom, or
+    else from its name, _named): the i-th value of every parameter
+    together, then each parameter varied alone. Columns of lists of numbers
+    get two lists of random numbers as well (_random_number_lists). Each
+    call comes with whether its values are of the types the names suggest."""
     try:
         tree = ast.parse(signature.strip() + ("\n    pass\n" if signature.rstrip().endswith(":") else ""))
     except SyntaxError:
@@ -412,13 +459,24 @@ def _hint_calls(signature, entry, limit, dom=None, seed=0):
         return []
     params = [a for a in fn.args.posonlyargs + fn.args.args if a.arg not in ("self", "cls")]
     if not params:
-        return [([], [])]
+        return [(([], []), True)]
     dom = dom or {}
-    cols = [[v for v in (_hint_values(p.annotation) if p.annotation is not None or i not in dom else _declared_values(dom[i]))
-             if _round_trips(v)] or [0] for i, p in enumerate(params)]
     rng = random.Random(seed ^ zlib.crc32(entry.encode()))
-    for c in cols:
+    cols, named = [], []
+    for i, p in enumerate(params):
+        want = _named(p.arg) if p.annotation is None and i not in dom else None
+        if p.annotation is not None or i in dom:
+            vals = _hint_values(p.annotation) if p.annotation is not None or i not in dom else _declared_values(dom[i])
+        else:
+            vals = _declared_values(want) if want is not None else list(_ANY)
+            if want == {"type=tuple"}:  # tuples of numbers, as sequences go
+                vals = [tuple(v) for v in _declared_values({"seq"})]
+        c = [v for v in vals if _round_trips(v)] or [0]
         c += _random_number_lists(c, rng)
+        if want is not None:  # the named type's values, then the mix of the others
+            c += [v for v in _ANY if not _fits(want, v)]
+        cols.append(c)
+        named.append(want)
     out = []
     for i in range(max(len(c) for c in cols)):
         out.append(([c[i % len(c)] for c in cols], []))
@@ -427,7 +485,7 @@ def _hint_calls(signature, entry, limit, dom=None, seed=0):
             args = [cc[1 % len(cc)] for cc in cols]
             args[j] = v
             out.append((args, []))
-    return out[: limit * 2]
+    return [(c, all(w is None or _fits(w, v) for w, v in zip(named, c[0]))) for c in out[: limit * 2]]
 
 
 # ---------------------------------------------------------------- the pool
@@ -491,9 +549,13 @@ def collect(arg):
         # Nothing written to start from, or only calls outside what the
         # problem declares: the values of the declared types are the inputs,
         # and the seeds of mutations.
-        for c in _hint_calls(arg.get("signature") or "", entry, max_inputs, dom, seed):
-            if not outside(dom, *c):
-                add(c, "hint")
+        # Where parameter names suggest types, the calls of other types are
+        # atypical and seed no mutations.
+        hints = [(c, fits) for c, fits in _hint_calls(arg.get("signature") or "", entry, max_inputs, dom, seed)
+                 if not outside(dom, *c)]
+        for c, fits in sorted(hints, key=lambda h: not h[1]):
+            add(c, "hint", not fits)
+            if fits:
                 add_seed(c)
     seeds.sort(key=lambda s: (s[0], s[1]))
     lists = []

@@ -88,6 +88,39 @@ class CollectTest(unittest.TestCase):
         floats = inputs._random_number_lists([[0.5, 1.0]], random.Random(1))
         self.assertTrue(all(type(x) is float and 0 <= x <= 1000 for v in floats for x in v), floats)
 
+    def test_named_types(self):
+        # A parameter's name suggests its type by common convention; one
+        # letter only where that is near universal.
+        for name, want in [("test_list", {"seq"}), ("nums1", {"seq"}), ("arrSize", {"type=int"}), ("arr_size", {"type=int"}),
+                           ("num_list", {"seq"}), ("list_of_strings", {"seq", "[]type=str"}), ("str_x", {"type=str"}), ("test_tup2", {"type=tuple"}),
+                           ("dict1", {"type=dict"}), ("words", {"seq", "[]type=str"}), ("str1", {"type=str"}),
+                           ("text", {"type=str"}), ("s", {"type=str"}), ("n", {"type=int"}), ("K", {"type=int"}),
+                           ("m2", {"type=int"}), ("l", None), ("a", None), ("A", None), ("foo", None), ("_", None)]:
+            with self.subTest(name=name):
+                self.assertEqual(inputs._named(name), want)
+        self.assertTrue(inputs._fits({"seq", "[]type=str"}, ["a"]))
+        self.assertFalse(inputs._fits({"seq", "[]type=str"}, [1]))
+        self.assertFalse(inputs._fits({"type=int"}, True))
+        # Without examples, tests or declared types, the named types come
+        # first and seed the mutations; calls with other types stay in the
+        # pool, atypical, and seed nothing.
+        prompt = 'def f(test_list, K):\n    """Write a function to check the list."""\n'
+        pool = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(test_list, K):", "tests": [],
+                               "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        typed = lambda i: (lambda a: type(a[0]) is list and type(a[1]) is int)(eval("[" + i["call"][2:-1] + "]"))
+        hints = [i for i in pool if i["origin"] == "hint"]
+        self.assertEqual(hints[0]["call"], "f([], 0)")
+        self.assertTrue(any(i.get("atypical") for i in hints), hints)
+        for i in hints:
+            self.assertEqual(typed(i), not i.get("atypical"), i)
+        self.assertTrue(any(typed(i) and max(eval(i["call"][2:-1])[0] or [0]) > 10 for i in hints), "random lists of numbers")
+        self.assertTrue(all(typed(i) for i in pool if i["origin"] == "mutation" and not i.get("atypical")), pool)
+        # A name says nothing where a type hint or the docstring does.
+        pool = inputs.collect({"entry": "f", "prompt": 'def f(nums: str):\n    """Count."""\n', "signature": "def f(nums: str):",
+                               "tests": [], "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        self.assertEqual(pool[0]["call"], "f('')")
+        self.assertFalse(any(i.get("atypical") for i in pool if i["origin"] == "hint"))
+
     def test_random_lists_of_seeds(self):
         # The examples' list of positive ints is replaced by random lists
         # of positive ints, which come in as mutations after the first
