@@ -53,7 +53,9 @@
 //     string's case or emptiness, a sequence being sorted, without
 //     duplicates or non-empty, the same properties of all its elements, and
 //     two list arguments having one length where every seed's have (at
-//     least two seeds; parallel lists) (likely invariants of the domain, as
+//     least two seeds; parallel lists), an integer argument being a list
+//     argument's length where every seed's is (at least two seeds; the
+//     C-style "arr, n") (likely invariants of the domain, as
 //     the written examples suggest it;
 //     the simulated user answers an input outside the domain with whatever
 //     the reference happens to return, which can prune correct candidates),
@@ -67,9 +69,10 @@
 //     without one, from what the docstring declares of it, or else from
 //     its name by common convention (test_list, nums, arr: a list; str1,
 //     text, s: a string; n, k, arr_size: an integer; test_tup: a tuple —
-//     the last word of a compound name is its head), then a small mix of
-//     other types, and for a list of numbers two random lists as in 4, of
-//     the declared sign. The calls of the types the names suggest come
+//     the last word of a compound name is its head; a size, n or
+//     arr_size, beside one list is that list's length), then a small mix
+//     of other types, and for a list of numbers two random lists as in 4,
+//     of the declared sign. The calls of the types the names suggest come
 //     first and are the seeds of 4; those with another type are atypical
 //     (a name is a guess, not a declaration: it never makes an input
 //     invalid).

@@ -485,7 +485,23 @@ def _hint_calls(signature, entry, limit, dom=None, seed=0):
             args = [cc[1 % len(cc)] for cc in cols]
             args[j] = v
             out.append((args, []))
+    # A size named as such beside one sequence is that sequence's length
+    # (the C-style "arr, n" of many problems): other values of it are
+    # mutations, and atypical ones (_invariants).
+    sizes = [i for i, p in enumerate(params) if named[i] == {"type=int"} and _sized(p.arg)]
+    for args, _ in out if sizes else ():
+        seqs = [v for v in args if type(v) in (list, tuple)]
+        if len(seqs) == 1:
+            for i in sizes:
+                args[i] = len(seqs[0])
     return [(c, all(w is None or _fits(w, v) for w, v in zip(named, c[0]))) for c in out[: limit * 2]]
+
+
+def _sized(name):
+    """Whether a parameter's name says it is a size: n, or a last word
+    size, len or length (arr_size, strLen)."""
+    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
+    return name.rstrip("0123456789").lower() == "n" or bool(words) and words[-1].lower() in ("size", "len", "length")
 
 
 # ---------------------------------------------------------------- the pool
@@ -770,7 +786,10 @@ def _invariants(calls):
     the written examples suggest the domain is. None where no seed has the
     argument. Under the key "same length", the pairs of positional list or
     tuple arguments that have one length in every seed, where at least two
-    seeds have them (parallel lists: scores and guesses)."""
+    seeds have them (parallel lists: scores and guesses); under "length
+    of", the pairs (i, j) of an integer argument i that is the length of
+    list or tuple argument j in every seed, where at least two seeds have
+    them (the C-style "arr, n")."""
     inv = {}
     for args, kwargs in calls:
         for key, v in list(enumerate(args)) + list(kwargs):
@@ -778,22 +797,30 @@ def _invariants(calls):
             if key in inv:
                 f, chars = inv[key][0] & f, inv[key][1] | chars
             inv[key] = (f, chars)
-    pairs = None
+    pairs, sizes = None, None
     for args, _ in calls:
         seq = [i for i, a in enumerate(args) if type(a) in (list, tuple)]
         mine = {(i, j) for i in seq for j in seq if i < j and len(args[i]) == len(args[j])}
         pairs = mine if pairs is None else pairs & mine
+        mine = {(i, j) for i, a in enumerate(args) for j in seq if type(a) is int and a == len(args[j])}
+        sizes = mine if sizes is None else sizes & mine
     if pairs and len(calls) >= 2:
         inv["same length"] = pairs
+    if sizes and len(calls) >= 2:
+        inv["length of"] = sizes
     return inv
 
 
 def _keeps(inv, args, kwargs):
     """Whether every argument keeps the properties its seeds share and
-    uses no character that none of its seeds' strings uses, and list
-    arguments of one length in every seed keep one length."""
+    uses no character that none of its seeds' strings uses, list
+    arguments of one length in every seed keep one length, and an integer
+    that is a list's length in every seed stays its length."""
     for i, j in inv.get("same length", ()):
         if j >= len(args) or type(args[i]) not in (list, tuple) or type(args[j]) not in (list, tuple) or len(args[i]) != len(args[j]):
+            return False
+    for i, j in inv.get("length of", ()):
+        if max(i, j) >= len(args) or type(args[i]) is not int or type(args[j]) not in (list, tuple) or args[i] != len(args[j]):
             return False
     for key, v in list(enumerate(args)) + list(kwargs):
         if key not in inv:

@@ -121,6 +121,30 @@ class CollectTest(unittest.TestCase):
         self.assertEqual(pool[0]["call"], "f('')")
         self.assertFalse(any(i.get("atypical") for i in pool if i["origin"] == "hint"))
 
+    def test_sizes(self):
+        # An integer that is a list's length in every seed (at least two)
+        # stays its length in typical mutations.
+        seeds = [([[1, 2, 3], 3, 9], []), ([[5], 1, 2], [])]
+        inv = inputs._invariants(seeds)
+        self.assertEqual(inv["length of"], {(1, 0)})
+        self.assertTrue(inputs._keeps(inv, [[7, 8], 2, 3], []))
+        self.assertFalse(inputs._keeps(inv, [[7, 8], 3, 3], []))
+        self.assertFalse(inputs._keeps(inv, [[7, 8]], []))
+        self.assertNotIn("length of", inputs._invariants(seeds[:1]), "one seed says nothing")
+        self.assertNotIn("length of", inputs._invariants(seeds + [([[1], 2, 1], [])]))
+        # A parameter named as a size beside one list starts as its length.
+        for name, sized in [("n", True), ("N", True), ("arr_size", True), ("strLen", True), ("k", False), ("size_x", False)]:
+            with self.subTest(name=name):
+                self.assertEqual(inputs._sized(name), sized)
+        prompt = 'def f(arr, n, k):\n    """Find the element occurring k times."""\n'
+        pool = inputs.collect({"entry": "f", "prompt": prompt, "signature": "def f(arr, n, k):", "tests": [],
+                               "max_inputs": 64, "max_chars": 120, "seed": 1})["inputs"]
+        typical = [eval("[" + i["call"][2:-1] + "]") for i in pool if not i.get("atypical")]
+        self.assertGreater(len(typical), 10)
+        for args in typical:
+            self.assertEqual(args[1], len(args[0]), args)
+        self.assertTrue(any(a[2] != len(a[0]) for a in typical), "k is no size")
+
     def test_random_lists_of_seeds(self):
         # The examples' list of positive ints is replaced by random lists
         # of positive ints, which come in as mutations after the first
