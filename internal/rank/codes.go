@@ -115,19 +115,24 @@ type Ranking struct {
 	Tie []int `json:"tie"`
 }
 
-// Rank orders the alive candidates by r's score descending, then prior
-// descending, then multiplicity descending, then first sample and index
-// ascending.
+// Rank orders the alive candidates: every one that returns on some test or
+// input before the broken ones (Outcomes.Broken), then by r's score
+// descending, then prior descending, then multiplicity descending, then
+// first sample and index ascending.
 func Rank(r Ranker, p *Outcomes, alive, unasked []int) Ranking {
 	scores := r.Scores(p, alive, unasked)
 	idx := make([]int, len(alive))
+	broken := make([]bool, len(alive))
 	for i := range idx {
 		idx[i] = i
+		broken[i] = p.Broken(alive[i])
 	}
 	sort.SliceStable(idx, func(a, b int) bool {
 		i, j := idx[a], idx[b]
 		ci, cj := alive[i], alive[j]
 		switch {
+		case broken[i] != broken[j]:
+			return broken[j]
 		case scores[i] != scores[j]:
 			return scores[i] > scores[j]
 		case p.Prior(ci) != p.Prior(cj):
@@ -146,7 +151,7 @@ func Rank(r Ranker, p *Outcomes, alive, unasked []int) Ranking {
 		if k > 0 {
 			prev := out.Order[k-1]
 			out.Tie[k] = out.Tie[k-1]
-			if scores[i] != out.Score[k-1] || p.Prior(alive[i]) != p.Prior(prev) {
+			if scores[i] != out.Score[k-1] || p.Prior(alive[i]) != p.Prior(prev) || broken[i] != p.Broken(prev) {
 				out.Tie[k]++
 			}
 		}

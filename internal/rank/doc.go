@@ -106,10 +106,14 @@
 //     each scores sqrt(samples in the group) × (tests the group passes).
 //   - prior: the prior score alone.
 //
-// Order: score descending, then prior descending (the prior orders candidates
-// before any question and breaks every tie), then multiplicity descending, then
-// first sample ascending. Candidates with equal score and equal prior form a
-// tie group: the metric in package eval treats them as one random pick
+// Order: first every candidate that returns on some test or input, then the
+// broken ones (Outcomes.Broken: raised, timed out or crashed on every test
+// and input, at least two: a missing import, a name never defined; with
+// no tests, as in a replay of code samples alone, no ranker's score sees
+// them); within each, score descending, then prior descending (the prior
+// orders candidates before any question and breaks every tie), then
+// multiplicity descending, then first sample ascending. Candidates alike
+// broken or not, with equal score and equal prior form a tie group: the metric in package eval treats them as one random pick
 // weighted by multiplicity; the rest of the order is only for display.
 // Classes groups a ranking into behaviour classes, each shown by its
 // best-ranked member with the class's total multiplicity.

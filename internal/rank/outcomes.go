@@ -355,6 +355,24 @@ func (p *Outcomes) Raises(c, t int) bool {
 	return p.pf[c][t] == partError
 }
 
+// Broken reports whether candidate c raised, timed out or crashed on every
+// test and input, of which there are at least two: a program that never
+// returns (a missing import, a name the model never defined) is wrong
+// whatever the function is for, and says nothing of which inputs are
+// valid.
+func (p *Outcomes) Broken(c int) bool {
+	n := p.Tests()
+	if n < 2 {
+		return false
+	}
+	for t := 0; t < n; t++ {
+		if !p.Raises(c, t) {
+			return false
+		}
+	}
+	return true
+}
+
 // atypical reports whether question t asks about an input unlike the
 // written examples (OutcomesInput.Atypical).
 func (p *Outcomes) atypical(t int) bool {

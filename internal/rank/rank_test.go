@@ -278,11 +278,16 @@ func TestRankTieBreaks(t *testing.T) {
 	}{
 		{"multiplicity then first", OutcomesInput{Results: grid(t, "P", "P", "P"), Counts: []int{1, 2, 1}, First: []int{5, 9, 3}}, []int{1, 2, 0}, []int{0, 0, 0}},
 		{"prior before multiplicity, and splits ties", OutcomesInput{Results: grid(t, "P", "P", "F"), Counts: []int{5, 1, 9}, Prior: []float64{0.1, 0.9, 1}}, []int{1, 0, 2}, []int{0, 1, 2}},
+		// Candidate 0 raises on both tests: whatever its score, prior and
+		// multiplicity it comes after those that return something, and ties
+		// with none of them; candidate 2 errs on one test only.
+		{"broken last", OutcomesInput{Results: grid(t, "E E", "F F=1", "E F=2"), Counts: []int{9, 1, 1}, Prior: []float64{1, 0, 0}}, []int{1, 2, 0}, []int{0, 0, 1}},
+		{"every one broken: as before", OutcomesInput{Results: grid(t, "E E", "E E"), Counts: []int{1, 3}}, []int{1, 0}, []int{0, 0}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := pool(t, tc.in)
-			r := Rank(Passing{}, p, all(len(tc.order)), []int{0})
+			r := Rank(Passing{}, p, all(len(tc.order)), all(p.Tests()))
 			if diff := cmp.Diff(tc.order, r.Order); diff != "" {
 				t.Errorf("order (-want +got):\n%s", diff)
 			}
