@@ -149,9 +149,9 @@ func Rank(r Ranker, p *Outcomes, alive, unasked []int) Ranking {
 		out.Order[k] = alive[i]
 		out.Score[k] = scores[i]
 		if k > 0 {
-			prev := out.Order[k-1]
+			prev := idx[k-1]
 			out.Tie[k] = out.Tie[k-1]
-			if scores[i] != out.Score[k-1] || p.Prior(alive[i]) != p.Prior(prev) || broken[i] != p.Broken(prev) {
+			if scores[i] != scores[prev] || p.Prior(alive[i]) != p.Prior(alive[prev]) || broken[i] != broken[prev] {
 				out.Tie[k]++
 			}
 		}

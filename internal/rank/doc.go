@@ -112,9 +112,10 @@
 // no tests, as in a replay of code samples alone, no ranker's score sees
 // them); within each, score descending, then prior descending (the prior
 // orders candidates before any question and breaks every tie), then
-// multiplicity descending, then first sample ascending. Candidates alike
-// broken or not, with equal score and equal prior form a tie group: the metric in package eval treats them as one random pick
-// weighted by multiplicity; the rest of the order is only for display.
+// multiplicity descending, then first sample ascending. Candidates both
+// broken or both not, with equal score and equal prior, form a tie group:
+// the metric in package eval treats them as one random pick weighted by
+// multiplicity; the rest of the order is only for display.
 // Classes groups a ranking into behaviour classes, each shown by its
 // best-ranked member with the class's total multiplicity.
 //
