@@ -252,15 +252,21 @@ _NAMED = [
 ]
 
 
+def _words(name):
+    """The words of an identifier, lower case: "arrSize2" and "arr_size"
+    are arr, size; a one-letter name with digits ("n1") is that letter."""
+    letter = name.rstrip("0123456789")
+    if len(letter) == 1:
+        return [letter.lower()]
+    return [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
+
+
 def _named(name):
     """The type a parameter's name suggests (as declared.py's features), or
     None: that of the name's last word that _NAMED knows, as in English the
     last word of a compound is its head ("arr_size" is a size, "num_list" a
     list)."""
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)]
-    if len(name.rstrip("0123456789")) == 1:
-        words = [name.rstrip("0123456789").lower()]  # n1, s2, K; but not l, a: no convention
-    for w in reversed(words):
+    for w in reversed(_words(name)):
         for names, want in _NAMED:
             if w in names:
                 return set(want)
@@ -465,8 +471,10 @@ def _hint_calls(signature, entry, limit, dom=None, seed=0):
     cols, named = [], []
     for i, p in enumerate(params):
         want = _named(p.arg) if p.annotation is None and i not in dom else None
-        if p.annotation is not None or i in dom:
-            vals = _hint_values(p.annotation) if p.annotation is not None or i not in dom else _declared_values(dom[i])
+        if p.annotation is not None:
+            vals = _hint_values(p.annotation)
+        elif i in dom:
+            vals = _declared_values(dom[i])
         else:
             vals = _declared_values(want) if want is not None else list(_ANY)
             if want == {"type=tuple"}:  # tuples of numbers, as sequences go
@@ -500,8 +508,8 @@ def _hint_calls(signature, entry, limit, dom=None, seed=0):
 def _sized(name):
     """Whether a parameter's name says it is a size: n, or a last word
     size, len or length (arr_size, strLen)."""
-    words = re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", name)
-    return name.rstrip("0123456789").lower() == "n" or bool(words) and words[-1].lower() in ("size", "len", "length")
+    words = _words(name)
+    return bool(words) and words[-1] in ("n", "size", "len", "length")
 
 
 # ---------------------------------------------------------------- the pool
@@ -560,7 +568,10 @@ def collect(arg):
             add_seed(c)
             add(c, "model")
     dom = declared(arg.get("prompt") or "", arg.get("signature") or "", entry)
-    written = [c for _, _, c in seeds]  # the seeds someone wrote (not type guesses)
+    # Where a seed someone wrote (not a type guess) inside the declared
+    # domain passes a float: the keys whose ints _as_floats gives as floats.
+    floaty = {key for _, _, (args, kwargs) in seeds if not outside(dom, args, kwargs)
+              for key, v in list(enumerate(args)) + list(kwargs) if type(v) is float}
     if not any(not outside(dom, *c) for _, _, c in seeds):
         # Nothing written to start from, or only calls outside what the
         # problem declares: the values of the declared types are the inputs,
@@ -598,7 +609,6 @@ def collect(arg):
     # Doubled integers, swapped arguments, whole numbers as floats and
     # negated lists after every other mutation near the seeds: they take
     # room that nothing nearer wants.
-    floaty = {key for args, kwargs in written if not outside(dom, args, kwargs) for key, v in list(enumerate(args)) + list(kwargs) if type(v) is float}
     for _, _, c in seeds:
         for args, kwargs in _doubled(*c) + _swapped(*c) + _as_floats(*c, floaty) + _negated(*c):
             (typical if _keeps(inv, args, kwargs) and not outside(dom, args, kwargs) else later).append((args, kwargs))
