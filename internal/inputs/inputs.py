@@ -506,8 +506,8 @@ def _hint_calls(signature, entry, limit, dom=None, seed=0):
 
 
 def _sized(name):
-    """Whether a parameter's name says it is a size: n, or a last word
-    size, len or length (arr_size, strLen)."""
+    """Whether a parameter's name says it is a size: its last word is n,
+    size, len or length (n, N, arr_size, strLen)."""
     words = _words(name)
     return bool(words) and words[-1] in ("n", "size", "len", "length")
 
