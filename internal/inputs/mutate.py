@@ -13,7 +13,8 @@ value (_round_trips), and rendered canonically, entry(repr(arg), ...,
 name=repr(v)) (_render). The mutations are EvalPlus's: ints +1, -1, 0,
 negated; floats +1, negated, halved, 0.0; strings with a character
 inserted, deleted, replaced or two swapped, emptied, case swapped (whole
-or one letter); lists and tuples with an element added, removed,
+or one letter), and (not EvalPlus's) a number written inside a string
+mutated as an int; lists and tuples with an element added, removed,
 duplicated or two swapped, emptied, one element mutated recursively;
 dicts and sets likewise; bools flipped (_mutate_call: one argument at a
 time, round-robin).
@@ -130,6 +131,9 @@ def _str_mutants(s, rng):
         if len(s) > 1:
             i = rng.randrange(len(s) - 1)
             out.append(s[:i] + s[i + 1] + s[i] + s[i + 2:])  # swap
+        n = _number_mutant(s, rng)
+        if n is not None:
+            out.insert(3, n)  # a number inside the string, mutated as an int
         out.append(s.swapcase())
         out.append("")
         letters = [k for k, c in enumerate(s) if c.swapcase() != c]
@@ -139,6 +143,33 @@ def _str_mutants(s, rng):
     else:
         out += ["a", " ", "ab"]
     return out
+
+
+def _number_mutant(s, rng):
+    """s with one of its runs of ASCII digits replaced by another
+    non-negative number (+1, -1, doubled or 1, as an int is mutated), its
+    width kept where it has leading zeros: "1/4" -> "2/4", "03-11-2000" ->
+    "03-12-2000". The string's format stays; its numbers change, as they
+    would in another valid input. None where s has no digits."""
+    runs, i = [], 0
+    while i < len(s):
+        if "0" <= s[i] <= "9":
+            j = i
+            while j < len(s) and "0" <= s[j] <= "9":
+                j += 1
+            runs.append((i, j))
+            i = j
+        else:
+            i += 1
+    if not runs:
+        return None
+    i, j = runs[rng.randrange(len(runs))]
+    v = int(s[i:j])
+    choices = [x for x in (v + 1, v - 1, 2 * v, 1) if x >= 0 and x != v]
+    x = str(rng.choice(choices))
+    if s[i] == "0" and j - i > 1:
+        x = x.zfill(j - i)
+    return s[:i] + x + s[j:]
 
 
 def _seq_mutants(xs, rng, depth):
