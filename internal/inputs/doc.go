@@ -25,7 +25,9 @@
 //     calls of 1–3 and the tests' own calls): ints +1, −1, 0, negated, 1;
 //     floats +1, negated, halved, 0.0; strings with a character inserted,
 //     deleted or replaced, two swapped, emptied, case swapped (whole or one
-//     letter); lists and tuples with an element removed, duplicated, added
+//     letter), or (not in EvalPlus) a number written inside it mutated as
+//     an int, +1, −1, doubled or 1, its width kept ("1/4" → "2/4",
+//     "03-11-2000" → "03-12-2000": the format stays); lists and tuples with an element removed, duplicated, added
 //     or mutated (recursively), two swapped, emptied; a list reversed (not
 //     in EvalPlus: for order-sensitive programs, "the first of the
 //     longest"); a string argument replaced by another argument's string
@@ -44,7 +46,12 @@
 //     first mutation, the smallest seed with each list of numbers replaced
 //     by two lists of 5 to 8 random numbers of one to three digits, of the
 //     seeds' sign, as EvalPlus generates numbers (mutations stay near the
-//     seeds' values: one digit stays one digit). Seeds are taken smallest
+//     seeds' values: one digit stays one digit), and with each integer
+//     argument (where the seeds' are not all 0, 1 or −1) replaced by two
+//     random integers of one or two digits, of the seeds' sign (an odd
+//     composite, a two-digit count: values the nearby mutations of a few
+//     small examples never reach; not more digits, where slow correct
+//     programs would time out). Seeds are taken smallest
 //     first and mutated round-robin, each seed once before any twice,
 //     neighbouring seeds by different kinds of mutation, so that a cut
 //     keeps small inputs close to many examples.

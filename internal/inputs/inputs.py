@@ -20,15 +20,16 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   a test's call or a proposed call), as EvalPlus mutates inputs: ints +1,
   -1, 0, negated; floats +1, negated, halved, 0.0; strings with a
   character inserted, deleted, replaced or two swapped, emptied, case
-  swapped (whole or one letter); lists and tuples with an element added,
-  removed, duplicated or two swapped, emptied, one element mutated
-  recursively; lists reversed; dicts and sets likewise; bools flipped;
+  swapped (whole or one letter), a number inside one mutated; lists and
+  tuples with an element added, removed, duplicated or two swapped,
+  emptied, one element mutated recursively; lists reversed; dicts and sets likewise; bools flipped;
   after every other mutation, ints doubled, two arguments swapped, ints
   as the equal float (where a written seed passes a float), lists of
   numbers negated;
   and, after each seed's first mutation, the shortest seed with each list
   of numbers replaced by two lists of 5 to 8 random numbers of one to
-  three digits (of the seeds' sign), as EvalPlus generates numbers;
+  three digits (of the seeds' sign), as EvalPlus generates numbers, and
+  each int by two random ints of one or two digits;
 - "hint": only when no seed is inside the domain the problem declares
   (declared.py), values built from the signature's type hints (int, float,
   str, bool, list, tuple, dict, set, Optional, Union) or, for an
@@ -432,17 +433,31 @@ def _borrowed(args, kwargs):
 def _random_calls(inside, rng):
     """The first (shortest) seed inside the domain with each argument that
     is a list of numbers in every such seed replaced by the random lists of
-    _random_number_lists (of the seeds' kind and sign): mutations reach
-    only values near the seeds'."""
+    _random_number_lists (of the seeds' kind and sign), and each that is an
+    int in every such seed by the random ints of _random_ints: mutations
+    reach only values near the seeds'."""
     if not inside:
         return []
     args, kwargs = inside[0]
     out = []
     for i in range(len(args)):
         col = [c[0][i] for c in inside if len(c[0]) > i]
-        for v in _random_number_lists(col, rng):
+        for v in _random_number_lists(col, rng) + _random_ints(col, rng):
             out.append(_with(args, kwargs, i, v))
     return out
+
+
+def _random_ints(col, rng):
+    """Two random ints of one or two digits, of the sign of col's values,
+    if they are all ints and one is at least 2 in magnitude (not a flag or
+    a first index): as EvalPlus draws ints, values the nearby mutations of
+    a few small examples never reach (an odd composite, a two-digit
+    number). Two digits at most: a count or size far beyond every
+    example's makes slow correct programs time out."""
+    if not col or any(type(v) is not int for v in col) or max(abs(v) for v in col) < 2:
+        return []
+    lo = 1 if min(col) > 0 else 0 if min(col) >= 0 else -99
+    return [rng.randint(lo, 10 ** rng.randint(1, 2)) for _ in range(2)]
 
 
 def _hint_calls(signature, entry, limit, dom=None, seed=0):

@@ -4,6 +4,7 @@ Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
 """
 
 import random
+import re
 import unittest
 
 import inputs
@@ -296,6 +297,40 @@ class CollectTest(unittest.TestCase):
                 got = set(mutate._str_mutants(s, random.Random(1)))
                 self.assertTrue(want <= got, got)
                 self.assertFalse(unwanted & got, got)
+
+    def test_number_mutants(self):
+        # A number written inside a string is mutated as an int (+1, -1,
+        # doubled, 1; never negative), the rest of the string (its format)
+        # kept, and a number with leading zeros keeps its width.
+        def skeleton(s):
+            return re.sub(r"[0-9]+", "0", s)
+
+        for s, want in [("1/4", {"2/4", "1/5", "1/8", "1/3", "1/1"}), ("03-1-2000", {"04-1-2000", "02-1-2000", "06-1-2000", "01-1-2000"}),
+                        ("x1example.dll", {"x2example.dll", "x0example.dll"})]:
+            with self.subTest(s=s):
+                got = {mutate._number_mutant(s, random.Random(seed)) for seed in range(80)}
+                self.assertTrue(want <= got, got)
+                for m in got:
+                    self.assertEqual(skeleton(m), skeleton(s), m)
+                    self.assertNotIn("-1", m.replace("-1-", ""), m)
+        self.assertNotIn("-1/4", {mutate._number_mutant("0/4", random.Random(seed)) for seed in range(40)}, "no sign appears")
+        self.assertIsNone(mutate._number_mutant("abc", random.Random(1)))
+        self.assertIn("1/4", {m for seed in range(20) for m in mutate._str_mutants("1/5", random.Random(seed))})
+
+    def test_random_ints(self):
+        # Ints that the seeds' small values never reach, of their sign and
+        # of one or two digits; none for flags, 0/1 indices or other types.
+        rng = random.Random(1)
+        got = [x for _ in range(50) for x in inputs._random_ints([4, 5, 7], rng)]
+        self.assertTrue(all(1 <= x <= 100 for x in got), got)
+        self.assertTrue(any(x > 20 for x in got), got)
+        self.assertTrue(any(x < -1 for _ in range(20) for x in inputs._random_ints([-3, 2], rng)))
+        for col in [[0, 1], [1, -1], [2.5, 3], [True, 2], ["a", 3], []]:
+            self.assertEqual(inputs._random_ints(col, rng), [], col)
+        pool = inputs.collect({"entry": "f", "prompt": 'def f(n, x, y):\n    """\n    >>> f(7, 4, 2)\n    4\n    >>> f(4, 2, 3)\n    3\n    """\n',
+                               "signature": "def f(n, x, y):", "tests": [], "max_inputs": 64, "seed": 1})["inputs"]
+        big = [i["call"] for i in pool if i["origin"] == "mutation" and max(eval("[" + i["call"][2:-1] + "]")) > 40]
+        self.assertTrue(big, [i["call"] for i in pool])
 
     def test_prose_examples(self):
         prompt = ('def top(arr, k, rev=False):\n    """\n    Example 1:\n        Input: arr = [-3, -4, 5], k = 3\n'
