@@ -27,7 +27,9 @@
 //     deleted or replaced, two swapped, emptied, case swapped (whole or one
 //     letter), or (not in EvalPlus) a number written inside it mutated as
 //     an int, +1, −1, doubled or 1, its width kept ("1/4" → "2/4",
-//     "03-11-2000" → "03-12-2000": the format stays); lists and tuples with an element removed, duplicated, added
+//     "03-11-2000" → "03-12-2000": the format stays), or its first two
+//     different numbers swapped, as a list's elements are ("1/3" → "3/1");
+//     lists and tuples with an element removed, duplicated, added
 //     or mutated (recursively), two swapped, emptied; a list reversed (not
 //     in EvalPlus: for order-sensitive programs, "the first of the
 //     longest"); a string argument replaced by another argument's string

@@ -20,9 +20,10 @@ and returns {"inputs": [{"call", "origin", "size"}, ...]} in this order:
   a test's call or a proposed call), as EvalPlus mutates inputs: ints +1,
   -1, 0, negated; floats +1, negated, halved, 0.0; strings with a
   character inserted, deleted, replaced or two swapped, emptied, case
-  swapped (whole or one letter), a number inside one mutated; lists and
-  tuples with an element added, removed, duplicated or two swapped,
-  emptied, one element mutated recursively; lists reversed; dicts and sets likewise; bools flipped;
+  swapped (whole or one letter), a number inside one mutated or two
+  swapped; lists and tuples with an element added, removed, duplicated or
+  two swapped, emptied, one element mutated recursively; lists reversed;
+  dicts and sets likewise; bools flipped;
   after every other mutation, ints doubled, two arguments swapped, ints
   as the equal float (where a written seed passes a float), lists of
   numbers negated;

@@ -14,7 +14,7 @@ name=repr(v)) (_render). The mutations are EvalPlus's: ints +1, -1, 0,
 negated; floats +1, negated, halved, 0.0; strings with a character
 inserted, deleted, replaced or two swapped, emptied, case swapped (whole
 or one letter), and (not EvalPlus's) a number written inside a string
-mutated as an int; lists and tuples with an element added, removed,
+mutated as an int, or two swapped; lists and tuples with an element added, removed,
 duplicated or two swapped, emptied, one element mutated recursively;
 dicts and sets likewise; bools flipped (_mutate_call: one argument at a
 time, round-robin).
@@ -134,6 +134,9 @@ def _str_mutants(s, rng):
         n = _number_mutant(s, rng)
         if n is not None:
             out.insert(3, n)  # a number inside the string, mutated as an int
+            n = _numbers_swapped(s)
+            if n is not None:
+                out.insert(4, n)  # two numbers inside it swapped
         out.append(s.swapcase())
         out.append("")
         letters = [k for k, c in enumerate(s) if c.swapcase() != c]
@@ -145,12 +148,8 @@ def _str_mutants(s, rng):
     return out
 
 
-def _number_mutant(s, rng):
-    """s with one of its runs of ASCII digits replaced by another
-    non-negative number (+1, -1, doubled or 1, as an int is mutated), its
-    width kept where it has leading zeros: "1/4" -> "2/4", "03-11-2000" ->
-    "03-12-2000". The string's format stays; its numbers change, as they
-    would in another valid input. None where s has no digits."""
+def _digit_runs(s):
+    """The (start, end) of each run of ASCII digits in s."""
     runs, i = [], 0
     while i < len(s):
         if "0" <= s[i] <= "9":
@@ -161,6 +160,27 @@ def _number_mutant(s, rng):
             i = j
         else:
             i += 1
+    return runs
+
+
+def _numbers_swapped(s):
+    """s with its first two different numbers swapped ("1/3" -> "3/1"), as
+    a list's elements are swapped; None where it has no two."""
+    runs = _digit_runs(s)
+    for k in range(1, len(runs)):
+        (i, j), (a, b) = runs[0], runs[k]
+        if s[i:j] != s[a:b]:
+            return s[:i] + s[a:b] + s[j:a] + s[i:j] + s[b:]
+    return None
+
+
+def _number_mutant(s, rng):
+    """s with one of its runs of ASCII digits replaced by another
+    non-negative number (+1, -1, doubled or 1, as an int is mutated), its
+    width kept where it has leading zeros: "1/4" -> "2/4", "03-11-2000" ->
+    "03-12-2000". The string's format stays; its numbers change, as they
+    would in another valid input. None where s has no digits."""
+    runs = _digit_runs(s)
     if not runs:
         return None
     i, j = runs[rng.randrange(len(runs))]

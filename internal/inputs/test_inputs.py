@@ -316,6 +316,11 @@ class CollectTest(unittest.TestCase):
         self.assertNotIn("-1/4", {mutate._number_mutant("0/4", random.Random(seed)) for seed in range(40)}, "no sign appears")
         self.assertIsNone(mutate._number_mutant("abc", random.Random(1)))
         self.assertIn("1/4", {m for seed in range(20) for m in mutate._str_mutants("1/5", random.Random(seed))})
+        # Two different numbers inside a string swapped, as list elements
+        # are: "1/3" -> "3/1" (a fraction and its inverse).
+        for s, want in [("1/3", "3/1"), ("4/4", None), ("4/4/1", "1/4/4"), ("5 apples and 6 oranges", "6 apples and 5 oranges"), ("x", None)]:
+            self.assertEqual(mutate._numbers_swapped(s), want, s)
+        self.assertIn("3/1", mutate._str_mutants("1/3", random.Random(1)))
 
     def test_random_ints(self):
         # Ints that the seeds' small values never reach, of their sign and
