@@ -14,10 +14,10 @@ name=repr(v)) (_render). The mutations are EvalPlus's: ints +1, -1, 0,
 negated; floats +1, negated, halved, 0.0; strings with a character
 inserted, deleted, replaced or two swapped, emptied, case swapped (whole
 or one letter), and (not EvalPlus's) a number written inside a string
-mutated as an int, or two swapped; lists and tuples with an element added, removed,
-duplicated or two swapped, emptied, one element mutated recursively;
-dicts and sets likewise; bools flipped (_mutate_call: one argument at a
-time, round-robin).
+mutated as an int, or two swapped; lists and tuples with an element
+added, removed, duplicated or two swapped, emptied, one element mutated
+recursively; dicts and sets likewise; bools flipped (_mutate_call: one
+argument at a time, round-robin).
 """
 
 import ast
@@ -149,14 +149,17 @@ def _str_mutants(s, rng):
 
 
 def _digit_runs(s):
-    """The (start, end) of each run of ASCII digits in s."""
+    """The (start, end) of each run of ASCII digits in s that reads as a
+    number (at most 18 digits: a longer run is a digit string, and int()
+    refuses runs beyond 4,300 digits)."""
     runs, i = [], 0
     while i < len(s):
         if "0" <= s[i] <= "9":
             j = i
             while j < len(s) and "0" <= s[j] <= "9":
                 j += 1
-            runs.append((i, j))
+            if j - i <= 18:
+                runs.append((i, j))
             i = j
         else:
             i += 1
