@@ -255,7 +255,7 @@ def f():
 func TestManyJudgedTests(t *testing.T) {
 	var tests []Test
 	for i := range 5 {
-		tests = append(tests, Test{Code: fmt.Sprintf("assert f(%d) > %d", i, i)})
+		tests = append(tests, Test{Code: fmt.Sprintf("assert f(%d) > %d >= 0", i, i)})
 	}
 	tests = append(tests, Test{Code: "assert f(1) == 1 / 0", Input: "f(1)", Expected: "1 / 0"})
 	p := newTestPool(t, Options{Workers: 1})
@@ -271,6 +271,66 @@ func TestManyJudgedTests(t *testing.T) {
 	}
 	if r := row[5]; r.Outcome != Error || r.Exception != "ZeroDivisionError" {
 		t.Errorf("an expected value that raises: %v %q, want error ZeroDivisionError", r.Outcome, r.Exception)
+	}
+}
+
+// TestPredicateTestsAsJudged: a generated test that asserts one thing of
+// what one call returns (assert f(x), assert not f(x), assert f(x) is None,
+// assert f(x) != LITERAL, …) runs as a value test, without a judge process;
+// its outcome and exception must be those the judge process gives. Each is
+// run beside a twin the judge runs, `assert (P) or False`, on programs that
+// return every kind of value, raise, return what is not plain data, or play
+// tricks with == and bool.
+func TestPredicateTestsAsJudged(t *testing.T) {
+	progs := []string{
+		"def f(x):\n    return True\n",
+		"def f(x):\n    return False\n",
+		"def f(x):\n    return 0\n",
+		"def f(x):\n    return 1\n",
+		"def f(x):\n    return 2.0\n",
+		"def f(x):\n    return float('nan')\n",
+		"def f(x):\n    return None\n",
+		"def f(x):\n    return ''\n",
+		"def f(x):\n    return 'ab'\n",
+		"def f(x):\n    return [1, 2]\n",
+		"def f(x):\n    return []\n",
+		"def f(x):\n    return (1, [2])\n",
+		"def f(x):\n    return {'a': 1}\n",
+		"def f(x):\n    return {1, 2}\n",
+		"def f(x):\n    raise ValueError('no')\n",
+		"def f(x):\n    raise AssertionError\n",
+		"def f(x):\n    return (i for i in [1])\n",
+		"class T:\n    def __bool__(self):\n        return True\n    def __eq__(self, o):\n        return True\n    __hash__ = object.__hash__\ndef f(x):\n    return T()\n",
+		"class L(list):\n    def __bool__(self):\n        return True\n    def __eq__(self, o):\n        return True\n    __hash__ = object.__hash__\ndef f(x):\n    return L()\n",
+		"class I(int):\n    def __eq__(self, o):\n        return True\n    __hash__ = int.__hash__\ndef f(x):\n    return I(7)\n",
+		"def f(x):\n    return x\n",
+		"f = 3\n",
+		"def g(x):\n    return 1\n",
+	}
+	preds := []string{
+		"f(1)", "not f(1)", "f(1) is True", "f(1) is False", "f(1) is None", "f(1) is not None",
+		"f(1) == 1", "f(1) != 1", "f(1) != [1, 2]", "1 == f(1)", "f(1) < 2", "f(1) >= 2.0", "3 > f(1)",
+		"f(1) in [1, 2, (1, [2])]", "f(1) not in ('ab', None)", "'a' in f(1)", "1 in f(1)", "f([1, 2]) == [1, 2]",
+	}
+	var tests []Test
+	for _, p := range preds {
+		tests = append(tests, Test{Code: "assert " + p}, Test{Code: "assert (" + p + ") or False"})
+	}
+	p := newTestPool(t, Options{})
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(5 * time.Second)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range m.Results {
+		for k := 0; k < len(tests); k += 2 {
+			got, judged := row[k], row[k+1]
+			if got.Outcome != judged.Outcome || got.Exception != judged.Exception {
+				t.Errorf("program %d, %s: %v %q; its judge says %v %q", i, tests[k].Code, got.Outcome, got.Exception, judged.Outcome, judged.Exception)
+			}
+			if got.HasValue {
+				t.Errorf("program %d, %s: shows a value (%q), as a judged test does not", i, tests[k].Code, got.Value)
+			}
+		}
 	}
 }
 

@@ -16,7 +16,7 @@ from . import zygote
 from .cleanup import remove_tree
 from .limits import TMP
 from .testenv import run_test_code, test_globals
-from .values import MAX_NAME, MAX_TEXT, MAX_VALUE, NotPlain, clip, decode, encode, not_plain_text, plain_repr
+from .values import MAX_NAME, MAX_TEXT, MAX_VALUE, NotPlain, clip, decode, encode, exc_name, not_plain_text, plain_repr
 from .wire import Died, Flood, Garbled, LineReader, frame, get_dict, send_line, write_until
 
 
@@ -96,21 +96,51 @@ def end_judge(ticket, workdir, sess):
 
 
 def judge_value(w, msg):
-    """Decides an `assert CALL == LITERAL` test from the value C reported."""
+    """Decides a value test from the value C reported: `assert CALL ==
+    LITERAL`, or a predicate_form test (w.check), whose result is then the
+    one its judge process would have given (no value shown)."""
     msg = get_dict(msg, "j", "v", "x", "np", "r", "why")
     if "x" in msg:
         x = msg["x"]
         if type(x) is not str:
             raise Garbled("bad exception")
-        return ("fail" if x == "AssertionError" else "error"), clip(x, MAX_NAME), None
+        if x == "AssertionError":
+            # A judge cannot tell the program's AssertionError from the
+            # test's own failing assert.
+            return "fail", (None if w.check is not None else x), None
+        return "error", clip(x, MAX_NAME), None
     if "np" in msg:
         shown = msg.get("r")
+        if w.check is not None:
+            shown = None
         return "fail", not_plain_text(clip(msg["np"], MAX_NAME), clip(msg.get("why", ""), MAX_NAME)), (clip(shown, MAX_VALUE) if type(shown) is str else None)
     if "v" not in msg:
         raise Garbled("no value")
     value = decode(msg["v"])
+    if w.check is not None:
+        try:
+            ok = holds(w.check, value)
+        except Exception as e:  # noqa: BLE001 - what the test's own comparison raises
+            return "error", exc_name(e), None
+        return ("pass" if ok else "fail"), None, None
     try:
         ok = value == w.expected[0]
     except RecursionError:
         ok = False
     return ("pass" if ok else "fail"), None, plain_repr(value)
+
+
+def holds(check, value):
+    """Whether a predicate_form check holds of value (plain data). Raises
+    what the comparison raises, as the test itself would."""
+    kind = check[0]
+    if kind == "truthy":
+        return bool(value)
+    if kind == "falsy":
+        return not value
+    if kind == "is":
+        return value is check[1]
+    if kind == "is not":
+        return value is not check[1]
+    _, op, lit, swapped = check
+    return bool(op(lit, value) if swapped else op(value, lit))

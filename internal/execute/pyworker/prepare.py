@@ -13,6 +13,7 @@ literal calls of a hidden test sent to C ahead of it (prefetch_calls).
 """
 
 import ast
+import operator
 import symtable
 
 from .baseline import BUILTINS
@@ -75,9 +76,85 @@ def compile_test(t, allow_objects):
                 w.expected = expected_value(t["expected"], t.get("setup") or "")
                 if w.expected is not None:
                     w.kind = "A"
+            else:
+                form = predicate_form(t["code"], t.get("setup") or "")
+                if form is not None:
+                    w.inp = compile(form[0], "<input>", "eval")
+                    w.check = form[1]
+                    w.kind = "A"
     except BaseException as e:  # noqa: BLE001
         w.bad = exc_name(e)
     return w
+
+
+# The comparisons predicate_form takes, as functions of (left, right).
+_COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+            ast.Gt: operator.gt, ast.GtE: operator.ge,
+            ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b}
+
+
+def predicate_form(code, setup):
+    """A generated test that asserts one thing of what one call returns,
+    with no message: `assert X`, `assert not X`, `assert X is None` (True,
+    False; `is not`) or `assert X OP LITERAL` (either side; OP one of == !=
+    < <= > >= in, not in), where X is a call of a function that neither the
+    builtins nor the setup define: a program's. Returns (X's source,
+    check), check being what judge.holds decides on X's value; None for
+    any other test. Such a test runs as a value test: C sends X's value and
+    the worker decides, on the same plain data a judge process would get,
+    without forking one. (X is a bare call so that nothing of the verdict
+    is computed in C: the program chooses only the value, as it does for a
+    judge.)"""
+    try:
+        tree = ast.parse(code)
+        if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Assert) or tree.body[0].msg is not None:
+            return None
+        e = tree.body[0].test
+        check = ("truthy",)
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+            e, check = e.operand, ("falsy",)
+        elif isinstance(e, ast.Compare) and len(e.ops) == 1:
+            op, left, right = type(e.ops[0]), e.left, e.comparators[0]
+            if op in (ast.Is, ast.IsNot):
+                if not (isinstance(right, ast.Constant) and right.value in (None, True, False) and type(right.value) in (type(None), bool)):
+                    return None
+                e, check = left, ("is" if op is ast.Is else "is not", right.value)
+            elif op in _COMPARE:
+                for x, lit, swapped in ((left, right, False), (right, left, True)):
+                    try:
+                        value = ast.literal_eval(lit)
+                    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                        continue
+                    e, check = x, ("compare", _COMPARE[op], value, swapped)
+                    break
+                else:
+                    return None
+            else:
+                return None
+        if not (isinstance(e, ast.Call) and isinstance(e.func, ast.Name)) or e.func.id in BUILTINS:
+            return None
+        if setup and e.func.id in bound_names(setup):
+            return None
+        return ast.unparse(e), check
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def bound_names(src):
+    """Every name src binds anywhere (assignments, definitions, imports);
+    everything when it does not parse."""
+    tree = ast.parse(src)
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+            out.add(n.id)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, (ast.Global, ast.Nonlocal)):
+            out.update(n.names)
+    return out
 
 
 def wanted_names(setup, code, entry):

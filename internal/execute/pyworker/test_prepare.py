@@ -41,7 +41,8 @@ class CompileTest(unittest.TestCase):
         cases = [
             ("a literal expected value", {"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"}, False, "A"),
             ("a benchmark's own test", {"code": "assert f(1) == 2", "trusted": True}, False, "T"),
-            ("a generated test", {"code": "assert f(1) > 1"}, False, "J"),
+            ("a comparison with a literal", {"code": "assert f(1) > 1"}, False, "A"),
+            ("a comparison of two calls", {"code": "assert f(1) > f(0)"}, False, "J"),
             ("allow_objects", {"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"}, True, "L"),
         ]
         for name, t, allow, kind in cases:
@@ -52,6 +53,66 @@ class CompileTest(unittest.TestCase):
         w = prepare.compile_test({"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"}, False)
         self.assertEqual(w.expected, (2,))
         self.assertEqual(w.wanted, ("f",))
+
+    def test_predicate_forms(self):
+        cases = [
+            ("assert f(1)", "f(1)", ("truthy",)),
+            ("assert not f(1, k=[2])", "f(1, k=[2])", ("falsy",)),
+            ("assert f(1) is None", "f(1)", ("is", None)),
+            ("assert f(1) is not False", "f(1)", ("is not", False)),
+            ("assert f(1) != [1, 2]", "f(1)", ("compare", [1, 2], False)),
+            ("assert 'a' in f(1)", "f(1)", ("compare", "a", True)),
+            ("assert f(x) <= -2.5", "f(x)", ("compare", -2.5, False)),
+        ]
+        for code, call, check in cases:
+            with self.subTest(code=code):
+                got = prepare.predicate_form(code, "x = 1")
+                self.assertIsNotNone(got)
+                self.assertEqual(got[0], call)
+                self.assertEqual((got[1][0],) + got[1][2:] if got[1][0] == "compare" else got[1], check)
+                w = prepare.compile_test({"code": code, "setup": "x = 1"}, False)
+                self.assertEqual((w.kind, w.bad), ("A", None))
+
+    def test_not_predicate_forms(self):
+        # Anything whose verdict would be computed in the program's process
+        # (a builtin, a method or the setup's helper applied to the program's
+        # value), or that asserts more than one thing, stays with a judge.
+        cases = [
+            ("assert f(1) > f(0)", ""),
+            ("assert f(1) > 1 and f(2) > 2", ""),
+            ("assert 0 < f(1) < 3", ""),
+            ("assert len(f(1)) == 3", ""),
+            ("assert abs(f(1) - 0.5) < 1e-9", ""),
+            ("assert isinstance(f(1), int)", ""),
+            ("assert m.f(1)", ""),
+            ("assert f(1)[0] == 2", ""),
+            ("assert f(1) is 0", ""),
+            ("assert f(1) is 1", ""),
+            ("assert f(1) == x", ""),
+            ("assert f(1), 'message'", ""),
+            ("assert f", ""),
+            ("assert helper(1)", "def helper(x):\n    return f(x) == 2"),
+            ("assert g(1)", "from m import g"),
+            ("assert f(1)\nassert f(2)", ""),
+            ("x = f(1)", ""),
+        ]
+        for code, setup in cases:
+            with self.subTest(code=code):
+                self.assertIsNone(prepare.predicate_form(code, setup))
+
+    def test_holds(self):
+        from pyworker import judge
+        cases = [
+            ("assert f(1)", [0], True), ("assert f(1)", [], False), ("assert not f(1)", "", True),
+            ("assert f(1) is True", 1, False), ("assert f(1) is True", True, True),
+            ("assert f(1) is not None", 0, True), ("assert f(1) != 2", 2.0, False),
+            ("assert 2 in f(1)", [1, 2], True), ("assert f(1) in (1, 2)", 3, False), ("assert f(1) < 3", 2, True),
+        ]
+        for code, value, want in cases:
+            with self.subTest(code=code, value=value):
+                self.assertEqual(judge.holds(prepare.predicate_form(code, "")[1], value), want)
+        with self.assertRaises(TypeError):
+            judge.holds(prepare.predicate_form("assert f(1) < 3", "")[1], "a")
 
     def test_trusted_prefetch(self):
         w = prepare.compile_test({"code": "assert f(1) == 2", "trusted": True, "entry": "f"}, False)
