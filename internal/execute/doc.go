@@ -25,7 +25,12 @@
 //     process evaluates CALL and sends the value; the worker compares it with
 //     EXPECTED itself, by Python's == on plain data. A literal EXPECTED is
 //     parsed with ast.literal_eval; any other is evaluated once, in a
-//     process that never sees a program, and kept as plain data.
+//     process that never sees a program, and kept as plain data. A
+//     generated test that asserts one thing of one call of a program's
+//     function (`assert f(x)`, `assert not f(x)`, `assert f(x) is None`,
+//     `assert f(x) != LITERAL`, `in`, `<`, …) is run the same way: the
+//     worker decides it on the call's plain value, as a judge process
+//     would, without forking one.
 //   - A benchmark's own hidden tests (Test.Trusted): the test code runs in
 //     the worker against proxies of the program's functions; a call sends
 //     its arguments to the program's process and gets a plain value back.

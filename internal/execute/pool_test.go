@@ -104,6 +104,38 @@ func newCachedPool(t *testing.T, opts Options) (*Pool, *sql.DB) {
 	return newTestPool(t, opts), db
 }
 
+// TestHiddenTestEndingEarlyKeepsTheProcess: a hidden test that fails at its
+// first assert leaves calls it sent ahead unanswered; the program's process
+// answers them at once and goes on with the next test (its module runs a
+// second time in the same process), unless it does not answer them in
+// time: then the next test runs in a fresh process. Verdicts are the same
+// either way.
+func TestHiddenTestEndingEarlyKeepsTheProcess(t *testing.T) {
+	const counter = "import sys\nsys.ticoder_runs = getattr(sys, 'ticoder_runs', 0) + 1\ndef runs():\n    return sys.ticoder_runs\n"
+	progs := []string{
+		counter + "def f(x):\n    return x\n",
+		counter + "def f(x):\n    while x == 2:\n        pass\n    return x\n",
+	}
+	tests := []Test{
+		{Code: "def check(candidate):\n    assert candidate(1) == 0\n    assert candidate(2) == 0\n    assert candidate(3) == 0\ncheck(f)\n", Trusted: true, Entry: "f"},
+		{Code: "assert runs() == 0", Input: "runs()", Expected: "0"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(2 * time.Second)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"2", "1"} {
+		row := m.Results[i]
+		if row[0].Outcome != Fail {
+			t.Errorf("program %d: hidden test %v %q, want fail", i, row[0].Outcome, row[0].Exception)
+		}
+		if row[1].Value != want {
+			t.Errorf("program %d: the next test ran in a process where the module had run %s times, want %s", i, row[1].Value, want)
+		}
+	}
+}
+
 func TestCacheSkipsWork(t *testing.T) {
 	// One result is stored by a statement of its own, more in a transaction.
 	for _, n := range []int{1, 3} {

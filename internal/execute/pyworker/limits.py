@@ -86,6 +86,10 @@ WAIT_EXTRA = 1.0  # plus this many seconds (see Session.read_test)
 LAST_LOOK = 0.001  # seconds a timed-out test's reader looks once more at the pipe
 SLOWER_CPU = 0.5  # a program that lost time may run this much more of its limit (see Session.read_test)
 SPAWN_WAIT = 30.0  # seconds a forked process has to read what it runs
+# Seconds C has, after a hidden test ended early (its first assert failed),
+# to answer the calls sent ahead that the test did not make: usually far
+# less than a fork of a fresh C costs.
+DRAIN_WAIT = 0.02
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")

@@ -61,6 +61,23 @@ class Session:
         """Reports whether C still owes answers to prefetched calls."""
         return bool(self.pending)
 
+    def drain(self, deadline):
+        """Reads and drops C's answers to the prefetched calls that a test
+        that has ended did not make, so that C can go on with the next test;
+        False when C has not answered them all by deadline (or the channel
+        broke): C must then be replaced."""
+        if self.broken is not None:
+            return False
+        try:
+            while self.pending:
+                get_dict(self.read(deadline), "r", "x", "np", "why")
+                self.pending.popleft()
+        except (TimedOut, Died, Flood, Garbled) as e:
+            self.broken = e
+            return False
+        self.cache.clear()
+        return True
+
     def buffered(self):
         """C's next message if it has been read already, else None."""
         msg = self.rd.buffered()

@@ -24,7 +24,7 @@ from .baseline import set_path
 from .child import child_main
 from .cleanup import STARTED, Dirty, NotStarted, describe, empty_tmp
 from .judge import judge_forked, judge_trusted, judge_value
-from .limits import IS_INIT, SPAWN_WAIT, TMP, c_seconds
+from .limits import DRAIN_WAIT, IS_INIT, SPAWN_WAIT, TMP, c_seconds
 from .prepare import compile_tests
 from .session import Session
 from .suiterun import SuiteRun
@@ -136,9 +136,10 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
                     rec["o"] = o
                     if exc:
                         rec["e"] = exc
-                    if sess.busy():
+                    if sess.busy() and not sess.drain(min(deadline, _mono() + DRAIN_WAIT)):
                         # The test ended before C answered every prefetched
-                        # call: the next test starts in a fresh process.
+                        # call, and C does not answer the rest at once: the
+                        # next test starts in a fresh process.
                         rec["s"] = secs + (_perf() - t1)
                         results[start] = rec
                         start += 1
