@@ -114,8 +114,9 @@ func (l Limits) short(full time.Duration) time.Duration {
 
 // runMatrix runs every test on every program with the limits full (test
 // hidden, the hidden tests, runs with its full limit at once). Tests that
-// share a call (same setup and CALL) run the call alike: only the first of
-// them runs where that call timed out. Short first-pass timeouts are
+// share a call (same setup and CALL) run the call once per program, and
+// each is decided on its value (the worker does so within a job); where
+// the call timed out, they all did, with the first's result. Short first-pass timeouts are
 // confirmed as Limits describes. The tests from skipFrom on (the input pool,
 // a tail) are skipped for a program once inputs.MaxTimeouts of them have
 // timed out in the first pass (execute.TimePolicy.SkipAfter); skipped tests
@@ -140,27 +141,19 @@ func runMatrix(ctx context.Context, runner execute.Runner, programs []string, te
 			seen[k] = j
 		}
 	}
-	rows, err := runSparse(ctx, runner, programs, tests, execute.TimePolicy{Timeouts: short, SkipAfter: inputs.MaxTimeouts, SkipFrom: skipFrom}, func(_, j int) bool { return first[j] == j })
+	rows, err := runSparse(ctx, runner, programs, tests, execute.TimePolicy{Timeouts: short, SkipAfter: inputs.MaxTimeouts, SkipFrom: skipFrom}, func(_, _ int) bool { return true })
 	if err != nil {
 		return nil, err
 	}
 	if err := confirmTimeouts(ctx, runner, programs, tests, short, full, lim.Confirm, rows); err != nil {
 		return nil, err
 	}
-	more, err := runSparse(ctx, runner, programs, tests, execute.PerTest(full), func(i, j int) bool {
-		return first[j] != j && rows[i][first[j]].Outcome != execute.Timeout
-	})
-	if err != nil {
-		return nil, err
-	}
+	// A first test's timeout, confirmed or not, is its call's: the others
+	// take it (their own first-pass copies of it were not confirmed).
 	for i := range rows {
 		for j := range tests {
-			switch {
-			case first[j] == j:
-			case rows[i][first[j]].Outcome == execute.Timeout:
-				rows[i][j] = rows[i][first[j]]
-			default:
-				rows[i][j] = more[i][j]
+			if f := first[j]; f != j && rows[i][f].Outcome == execute.Timeout {
+				rows[i][j] = rows[i][f]
 			}
 		}
 	}

@@ -41,11 +41,11 @@ type Generated struct {
 //     userReference);
 //  2. every candidate on every generated test and on the hidden tests (the
 //     matrix and the hidden verdicts). Tests that share a call (same setup
-//     and CALL, another EXPECTED) run the call alike: where the first such
-//     test timed out on a candidate, the others are recorded as timed out
-//     without running (a looping candidate would otherwise cost the time
-//     limit once per test); timeouts are found with a short first pass and
-//     confirmed (see Limits);
+//     and CALL, another EXPECTED) run the call once per candidate and are
+//     each decided on its value; where it timed out, they all did (a
+//     looping candidate would otherwise cost the time limit once per
+//     test); timeouts are found with a short first pass and confirmed (see
+//     Limits);
 //  3. for the tests the reference fails with a value V, `assert CALL == V` on
 //     every candidate and on the reference (Output-mode answers, compared
 //     with Python's ==), in the same matrix as step 2 and sharing its calls:

@@ -136,6 +136,61 @@ func TestHiddenTestEndingEarlyKeepsTheProcess(t *testing.T) {
 	}
 }
 
+// TestSharedCallsRunOnce: value tests with the same call (setup and call
+// expression) are decided on one run of it per program; a call that times
+// out or a program that does not compile gives each of them that result;
+// a test that does not compile or another call does not disturb the order.
+func TestSharedCallsRunOnce(t *testing.T) {
+	const counter = "import sys\ndef f(x):\n    sys.ticoder_calls = getattr(sys, 'ticoder_calls', 0) + 1\n"
+	progs := []string{
+		counter + "    return sys.ticoder_calls\n",
+		counter + "    while x == 1:\n        pass\n    return sys.ticoder_calls\n",
+		"def f(x) return\n",
+	}
+	tests := []Test{
+		{Code: "assert f(1) == 1", Input: "f(1)", Expected: "1"},
+		{Code: "assert f(1) =="},
+		{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"},
+		{Code: "assert f(1)"},
+		{Code: "assert f(2) == 2", Input: "f(2)", Expected: "2"},
+		{Setup: "y = 1", Code: "assert f(y) == 2", Input: "f(y)", Expected: "2"},
+	}
+	want := [][]string{
+		{"pass", "error:SyntaxError", "fail", "pass", "pass", "fail"},
+		{"timeout", "error:SyntaxError", "timeout", "timeout", "fail", "timeout"},
+		{"error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	m, err := p.Run(context.Background(), Job{Programs: progs, Tests: tests, TimePolicy: Within(300 * time.Millisecond)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, row := range m.Results {
+		var got []string
+		for _, r := range row {
+			s := r.Outcome.String()
+			if r.Outcome == Error {
+				s += ":" + r.Exception
+			}
+			got = append(got, s)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want[i]) {
+			t.Errorf("program %d: %v, want %v", i, got, want[i])
+		}
+	}
+	// The first program's f(2) was its second call, and f(y) with y = 1
+	// (another setup) its third; the second program's f(2) ran in a fresh
+	// process, after f(1) timed out.
+	for _, c := range []struct {
+		i, j int
+		want string
+	}{{0, 4, "2"}, {0, 5, "3"}, {1, 4, "1"}} {
+		if v := m.Results[c.i][c.j].Value; v != c.want {
+			t.Errorf("program %d, %s: f returned %s, want %s", c.i, tests[c.j].Code, v, c.want)
+		}
+	}
+}
+
 func TestCacheSkipsWork(t *testing.T) {
 	// One result is stored by a statement of its own, more in a transaction.
 	for _, n := range []int{1, 3} {

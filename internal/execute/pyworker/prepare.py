@@ -49,6 +49,21 @@ def compile_tests(raw, allow_objects):
     return out
 
 
+def shared_calls(tests):
+    """For each test, the earlier value test whose call (setup and call
+    expression) it shares, or None: the program's process evaluates a call
+    once per program, and every test of that call is decided on its value
+    (or times out, crashes or is not run with it)."""
+    first = {}
+    out = [None] * len(tests)
+    for j, w in enumerate(tests):
+        if w.kind == "A" and w.bad is None and w.call is not None:
+            f = first.setdefault(w.call, j)
+            if f != j:
+                out[j] = f
+    return out
+
+
 def compile_test(t, allow_objects):
     """Compiles one test (a Test, never changed afterwards)."""
     w = Test()
@@ -76,12 +91,14 @@ def compile_test(t, allow_objects):
                 w.expected = expected_value(t["expected"], t.get("setup") or "")
                 if w.expected is not None:
                     w.kind = "A"
+                    w.call = (t.get("setup") or "", t["input"])
             else:
                 form = predicate_form(t["code"], t.get("setup") or "")
                 if form is not None:
                     w.inp = compile(form[0], "<input>", "eval")
                     w.check = form[1]
                     w.kind = "A"
+                    w.call = (t.get("setup") or "", form[0])
     except BaseException as e:  # noqa: BLE001
         w.bad = exc_name(e)
     return w

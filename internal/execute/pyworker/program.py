@@ -124,7 +124,9 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
     """Runs the program's part of tests[start:], one message per test;
     ctests are their parts as handle_run builds them: ("A", setup, input),
     ("L", legacy), ("T" or "J", the names the test takes, see
-    wanted_names), or ("-",) for a test that did not compile. token stamps
+    wanted_names), ("-",) for a test that did not compile, or ("D",) for
+    one the worker decides on an earlier test's value (a call they share,
+    prepare.shared_calls). token stamps
     its messages; batch holds the calls of tests[start] that the worker
     sends before the test runs (see prefetch_calls): they are answered, for
     the functions the program defines, right after its names, with no
@@ -141,13 +143,14 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
     except BaseException as e:  # noqa: BLE001
         name = exc_name(e)
         for j in range(start, len(ctests)):
-            out({"j": j, "x": name, "s": 0.0})
+            if ctests[j][0] != "-" and ctests[j][0] != "D":  # (the worker reads nothing for those)
+                out({"j": j, "x": name, "s": 0.0})
         out.ring()
         return
     for j in range(start, len(ctests)):
         c = ctests[j]
         kind = c[0]
-        if kind == "-":  # the worker could not compile this test
+        if kind == "-" or kind == "D":  # not compiled; decided on another test's value
             continue
         clean = restore_builtins(clean)
         g = program_globals()

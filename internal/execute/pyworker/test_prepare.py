@@ -114,6 +114,21 @@ class CompileTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             judge.holds(prepare.predicate_form("assert f(1) < 3", "")[1], "a")
 
+    def test_shared_calls(self):
+        raw = [
+            {"code": "assert f(1) == 2", "input": "f(1)", "expected": "2"},
+            {"code": "assert f(1) == 3", "input": "f(1)", "expected": "3"},
+            {"code": "assert not f(1)"},
+            {"code": "assert f(1)", "setup": "x = 1"},
+            {"code": "assert f(1) > f(0)"},
+            {"code": "assert f(1) ==", "input": "f(1)", "expected": "2"},
+            {"code": "assert f(2) == 2", "input": "f(2)", "expected": "2"},
+            {"code": "assert f(1) == 4", "trusted": True},
+            {"code": "assert f(1) != 2", "setup": "x = 1"},
+        ]
+        tests = [prepare.compile_test(t, False) for t in raw]
+        self.assertEqual(prepare.shared_calls(tests), [None, 0, 0, None, None, None, None, None, 3])
+
     def test_trusted_prefetch(self):
         w = prepare.compile_test({"code": "assert f(1) == 2", "trusted": True, "entry": "f"}, False)
         self.assertEqual(w.entry, "f")

@@ -22,12 +22,13 @@ from .wire import Died, Flood, Garbled, LineReader, TimedOut, get_dict, send_lin
 class Test:
     """A test as the worker holds it."""
 
-    __slots__ = ("kind", "setup", "inp", "expected", "check", "code", "bad", "legacy", "prefetch", "wanted", "entry", "suite")
+    __slots__ = ("kind", "setup", "inp", "expected", "check", "call", "code", "bad", "legacy", "prefetch", "wanted", "entry", "suite")
 
     def __init__(self):
         self.kind = "J"
         self.setup = self.inp = self.expected = self.code = self.bad = self.legacy = None
         self.check = None  # a value test's predicate other than == EXPECTED (prepare.predicate_form)
+        self.call = None  # a value test's (setup, call) sources: tests with the same one share its run
         self.prefetch = ()
         self.wanted = ()  # the names the test takes from the program (wanted_names)
         self.entry = ""  # the function under test, taken from the program even if a builtin's name

@@ -25,7 +25,7 @@ from .child import child_main
 from .cleanup import STARTED, Dirty, NotStarted, describe, empty_tmp
 from .judge import judge_forked, judge_trusted, judge_value
 from .limits import DRAIN_WAIT, IS_INIT, SPAWN_WAIT, TMP, c_seconds
-from .prepare import compile_tests
+from .prepare import compile_tests, shared_calls
 from .session import Session
 from .suiterun import SuiteRun
 from .task import run_task
@@ -50,7 +50,26 @@ def legacy_result(msg, j):
     return rec
 
 
-def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "")):
+def shared_result(w, j, f, results, values):
+    """Test j's result from the run of test f, whose call it shares (see
+    prepare.shared_calls): decided on f's value, or f's result where f
+    has none (a timeout, a crash, not run)."""
+    got = values.get(f)
+    if got is None:
+        rec = dict(results[f])
+        rec["j"] = j
+        return rec
+    msg, secs = got
+    rec = {"j": j, "s": secs}
+    rec["o"], exc, shown = judge_value(w, msg)
+    if shown is not None:
+        rec["v"], rec["hv"] = shown, True
+    if exc:
+        rec["e"] = exc
+    return rec
+
+
+def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, ""), same=None):
     """Runs every test on one program; returns a list of result dicts.
     ctests is the marshalled program's side of the tests (see handle_run).
 
@@ -59,8 +78,14 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
     such a lowered limit carries the exception text reduced. skip = (n,
     start, notrun): after n timeouts among the tests from index start on (a
     tail), the later ones are reported as timeouts with the exception text
-    notrun, without running (0 turns it off)."""
+    notrun, without running (0 turns it off). same[j], where not None, is
+    the earlier test whose call test j shares (prepare.shared_calls): C
+    skips j, and its result is shared_result's."""
     results = [None] * len(tests)
+    if same is None:
+        same = [None] * len(tests)
+    shared = {f for f in same if f is not None}  # tests whose values others use
+    values = {}  # f in shared -> (C's message, seconds)
     for j, w in enumerate(tests):
         if w.bad is not None:
             results[j] = {"j": j, "o": "error", "e": w.bad}
@@ -72,7 +97,9 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
     started = False
     suites = {}  # test index -> SuiteRun, for suite tests begun
     while start < len(tests):
-        while start < len(tests) and results[start] is not None:
+        while start < len(tests) and (results[start] is not None or same[start] is not None):
+            if results[start] is None:
+                results[start] = shared_result(tests[start], start, same[start], results, values)
             start += 1
         if start >= len(tests):
             break
@@ -100,6 +127,10 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
                     start += 1
                     continue
                 w = tests[start]
+                if same[start] is not None:  # C skips it too
+                    results[start] = shared_result(w, start, same[start], results, values)
+                    start += 1
+                    continue
                 if w.kind == "P":
                     run = suites.setdefault(start, SuiteRun(w.suite))
                     run.read(sess, start)
@@ -117,6 +148,8 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
                 t1 = _perf()
                 rec = {"j": start}
                 if w.kind == "A":
+                    if start in shared:
+                        values[start] = (msg, secs)
                     rec["o"], exc, shown = judge_value(w, msg)
                     if shown is not None:
                         rec["v"], rec["hv"] = shown, True
@@ -216,10 +249,13 @@ def handle_run(req):
     # What each program's process gets after its fork: its part of each
     # test, compiled here once per request. Nothing of a hidden test but
     # the names it takes; nothing of an expected value.
+    same = shared_calls(tests)
     ctests = []
-    for w in tests:
+    for w, f in zip(tests, same):
         if w.bad:
             ctests.append(("-",))
+        elif f is not None:
+            ctests.append(("D",))  # decided on test f's value
         elif w.kind == "A":
             ctests.append(("A", w.setup, w.inp))
         elif w.kind == "L":
@@ -237,7 +273,7 @@ def handle_run(req):
     for i, prog in enumerate(programs):
         dirty = False
         try:
-            results = run_program(prog["code"], tests, ctests, timeouts, limits, degrade, skip) if tests else []
+            results = run_program(prog["code"], tests, ctests, timeouts, limits, degrade, skip, same) if tests else []
         except NotStarted:
             if STARTED[0]:
                 # A program before this one broke the sandbox (killed the
