@@ -157,7 +157,7 @@ func TestSharedCallsRunOnce(t *testing.T) {
 	}
 	want := [][]string{
 		{"pass", "error:SyntaxError", "fail", "pass", "pass", "fail"},
-		{"timeout", "error:SyntaxError", "timeout", "timeout", "fail", "timeout"},
+		{"timeout", "error:SyntaxError", "timeout", "timeout", "pass", "timeout"},
 		{"error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError", "error:SyntaxError"},
 	}
 	p := newTestPool(t, Options{Workers: 1})
@@ -179,15 +179,54 @@ func TestSharedCallsRunOnce(t *testing.T) {
 		}
 	}
 	// The first program's f(2) was its second call, and f(y) with y = 1
-	// (another setup) its third; the second program's f(2) ran in a fresh
-	// process, after f(1) timed out.
+	// (another setup) its third; the second program's f(2) ran in the same
+	// process after f(1) was stopped at its limit (its second call too).
 	for _, c := range []struct {
 		i, j int
 		want string
-	}{{0, 4, "2"}, {0, 5, "3"}, {1, 4, "1"}} {
+	}{{0, 4, "2"}, {0, 5, "3"}, {1, 4, "2"}} {
 		if v := m.Results[c.i][c.j].Value; v != c.want {
 			t.Errorf("program %d, %s: f returned %s, want %s", c.i, tests[c.j].Code, v, c.want)
 		}
+	}
+}
+
+// TestTimedOutValueTestKeepsTheProcess: a value test that used its time is
+// stopped inside the program's process, which goes on with the next test
+// (its module runs a second time there), unless the time ran out in the
+// module code or the setup, or the program does not stop: then the next
+// test runs in a fresh process. Every such test times out.
+func TestTimedOutValueTestKeepsTheProcess(t *testing.T) {
+	const counter = "import sys\nsys.ticoder_runs = getattr(sys, 'ticoder_runs', 0) + 1\ndef runs():\n    return sys.ticoder_runs\n"
+	loop := Test{Code: "assert f(1) == 0", Input: "f(1)", Expected: "0"}
+	runs := Test{Code: "assert runs() == 0", Input: "runs()", Expected: "0"}
+	cases := []struct {
+		name, program string
+		setup         string
+		want          string // runs() after the timeout
+	}{
+		{"loops in the call", counter + "def f(x):\n    while True:\n        x += 1\n", "", "2"},
+		{"loops in the setup", counter + "def f(x):\n    return x\n", "while True:\n    pass", "1"},
+		{"swallows the stop", counter + "def f(x):\n    while True:\n        try:\n            while True:\n                x += 1\n        except BaseException:\n            pass\n", "", "1"},
+		{"dies of the stop", counter + "import signal\nsignal.signal(signal.SIGUSR1, signal.SIG_DFL)\ndef f(x):\n    while True:\n        x += 1\n", "", "1"},
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			first := loop
+			first.Setup = c.setup
+			m, err := p.Run(context.Background(), Job{Programs: []string{c.program}, Tests: []Test{first, runs}, TimePolicy: Within(200 * time.Millisecond)}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := m.Results[0]
+			if row[0].Outcome != Timeout {
+				t.Errorf("the looping test: %v %q, want timeout", row[0].Outcome, row[0].Exception)
+			}
+			if row[1].Outcome != Fail || row[1].Value != c.want {
+				t.Errorf("the next test: %v, value %s, want fail with %s", row[1].Outcome, row[1].Value, c.want)
+			}
+		})
 	}
 }
 

@@ -90,6 +90,9 @@ SPAWN_WAIT = 30.0  # seconds a forked process has to read what it runs
 # to answer the calls sent ahead that the test did not make: usually far
 # less than a fork of a fresh C costs.
 DRAIN_WAIT = 0.02
+# Seconds C has to stop a value test that used its time once told to
+# (Session.stop), before it is killed and replaced.
+STOP_WAIT = 0.02
 
 
 _TICKS = os.sysconf("SC_CLK_TCK")

@@ -16,6 +16,7 @@ import copy
 import marshal
 import os
 import reprlib
+import signal
 import sys
 from time import perf_counter as _perf
 
@@ -24,6 +25,21 @@ from .baseline import CLEAN_TAG, PROGRAM_FILE, program_globals, restore_builtins
 from .limits import SUITE_BIG, SUITE_ITEMS
 from .values import MAX_DEPTH, MAX_NAME, MAX_VALUE, NotPlain, clip, decode, encode, exc_name
 from .wire import _dumps, send_line, write_all
+
+
+class TimeUp(BaseException):
+    """Raised in a value test that the worker says has used its time
+    (SIGUSR1, see Session.stop): C reports it and goes on with the next
+    test instead of being killed and replaced."""
+
+
+_TIMED = [0]  # the stage of the value test that SIGUSR1 stops: 0 none, 1 its call, 2 its module code or setup
+
+
+def _time_up(signum, frame):
+    if _TIMED[0]:
+        _TIMED[0] = 0  # once: never in the code that reports it
+        raise TimeUp()
 
 
 def value_message(j, value):
@@ -138,6 +154,7 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
     del token
     # The zygote's builtins are the snapshot, and tagged so (zygote_main).
     clean = CLEAN_TAG[0]
+    signal.signal(signal.SIGUSR1, _time_up)
     try:
         code = compile(program, PROGRAM_FILE, "exec")
     except BaseException as e:  # noqa: BLE001
@@ -159,15 +176,26 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
         # worker records as the test's time and scales reference limits by.
         t0 = _perf()
         try:
+            if kind == "A":
+                stage = 2
+                try:
+                    _TIMED[0] = stage
+                    exec(code, g)
+                    clean = restore_builtins(clean)
+                    if c[1] is not None:
+                        exec(c[1], g)
+                    stage = _TIMED[0] = 1
+                    msg = value_message(j, eval(c[2], g))
+                finally:
+                    _TIMED[0] = 0
+                msg["s"] = _perf() - t0
+                out(msg)
+                continue
             exec(code, g)
             # Undo whatever the program's module code did to the builtins
             # before the test's own code runs.
             clean = restore_builtins(clean)
-            if kind == "A":
-                if c[1] is not None:
-                    exec(c[1], g)
-                msg = value_message(j, eval(c[2], g))
-            elif kind == "P":
+            if kind == "P":
                 child_suite(out, g, j, c, first if j == start else 0, t0)
                 continue
             elif kind == "L":
@@ -184,6 +212,8 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
                 out(msg)
                 serve_calls(out, ctl, g, first)
                 continue
+        except TimeUp:
+            msg = {"j": j, "to": stage}
         except BaseException as e:  # noqa: BLE001 - SystemExit too
             msg = {"j": j, "x": exc_name(e)}
         msg["s"] = _perf() - t0

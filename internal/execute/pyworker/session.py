@@ -11,6 +11,8 @@ time, plus what a loaded machine took (read_test).
 
 import collections
 import hashlib
+import os
+import signal
 from time import monotonic as _mono
 
 from . import zygote
@@ -60,6 +62,20 @@ class Session:
     def busy(self):
         """Reports whether C still owes answers to prefetched calls."""
         return bool(self.pending)
+
+    def stop(self, j, wait):
+        """Tells C that its value test j has used its time (SIGUSR1, see
+        program.TimeUp); True when C stopped it within wait seconds and can
+        go on with the next test, False when C must be replaced: it did not
+        stop, it was still in its module code or setup (which may be left
+        half done), or it had finished j after all and may have taken the
+        signal in the next test."""
+        try:
+            os.kill(self.pid(), signal.SIGUSR1)
+            msg = self.read(_mono() + wait, False)
+        except (OSError, Dirty, TimedOut, Died, Flood, Garbled):
+            return False
+        return msg.get("j") == j and msg.get("to") == 1
 
     def drain(self, deadline):
         """Reads and drops C's answers to the prefetched calls that a test

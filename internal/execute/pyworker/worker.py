@@ -24,7 +24,7 @@ from .baseline import set_path
 from .child import child_main
 from .cleanup import STARTED, Dirty, NotStarted, describe, empty_tmp
 from .judge import judge_forked, judge_trusted, judge_value
-from .limits import DRAIN_WAIT, IS_INIT, SPAWN_WAIT, TMP, c_seconds
+from .limits import DRAIN_WAIT, IS_INIT, SPAWN_WAIT, STOP_WAIT, TMP, c_seconds
 from .prepare import compile_tests, shared_calls
 from .session import Session
 from .suiterun import SuiteRun
@@ -96,6 +96,22 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
     skipped = 0  # timeouts in the tail that skip covers
     started = False
     suites = {}  # test index -> SuiteRun, for suite tests begun
+
+    def time_out(j):
+        """Records that test j timed out, and what follows from it."""
+        nonlocal timed_out, skipped, timeouts
+        results[j] = {"j": j, "o": "timeout"}
+        if timeouts[j] < full[j]:
+            results[j]["e"] = degrade[2]
+        timed_out += 1
+        if degrade[0] and timed_out >= degrade[0]:
+            timeouts = [min(t, degrade[1]) for t in timeouts]
+        if skip[0] and j >= skip[1]:
+            skipped += 1
+            if skipped >= skip[0]:
+                for k in range(j + 1, len(tests)):
+                    if results[k] is None:
+                        results[k] = {"j": k, "o": "timeout", "e": skip[2]}
     while start < len(tests):
         while start < len(tests) and (results[start] is not None or same[start] is not None):
             if results[start] is None:
@@ -139,7 +155,16 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
                     failure = "restart"  # C may still be running inputs
                     break
                 t0 = _perf()
-                msg, deadline = sess.read_test(_mono(), timeouts[start], w.kind != "A" and w.kind != "L")
+                try:
+                    msg, deadline = sess.read_test(_mono(), timeouts[start], w.kind != "A" and w.kind != "L")
+                except TimedOut:
+                    # A value test that used its time: C is told to stop it
+                    # and, if it does at once, goes on with the next test.
+                    if w.kind != "A" or not sess.stop(start, STOP_WAIT):
+                        raise
+                    time_out(start)
+                    start += 1
+                    continue
                 if type(msg) is not dict or msg.get("j") != start:
                     raise Garbled("out of order")
                 # C's own time for the test so far, at most what the worker
@@ -217,18 +242,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
             start += 1
             continue
         if failure == "timeout":
-            results[start] = {"j": start, "o": "timeout"}
-            if timeouts[start] < full[start]:
-                results[start]["e"] = degrade[2]
-            timed_out += 1
-            if degrade[0] and timed_out >= degrade[0]:
-                timeouts = [min(t, degrade[1]) for t in timeouts]
-            if skip[0] and start >= skip[1]:
-                skipped += 1
-                if skipped >= skip[0]:
-                    for j in range(start + 1, len(tests)):
-                        if results[j] is None:
-                            results[j] = {"j": j, "o": "timeout", "e": skip[2]}
+            time_out(start)
         else:
             why = describe(status) if failure == "died" else failure
             results[start] = {"j": start, "o": "crash", "e": why}
