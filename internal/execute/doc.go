@@ -52,7 +52,11 @@
 //
 // The worker enforces every deadline (a child that ignores signals or spins in
 // C code is killed with everything it started), reports a timeout or a crash,
-// and goes on with the next test in a fresh child. After each program every
+// and goes on with the next test in a fresh child. A value test past its
+// deadline is first told to stop (SIGUSR1, which raises in the test's code):
+// a child that stops at once, in the call rather than in its module code,
+// goes on with the next test itself, and forks are saved. Value tests with
+// the same call are decided on one run of it per program. After each program every
 // process of the sandbox but the worker is killed and /tmp is emptied without
 // following links, so nothing a program leaves reaches the next one; a /tmp
 // that cannot be emptied retires the worker. The worker is not dumpable, so

@@ -24,7 +24,7 @@ from .baseline import set_path
 from .child import child_main
 from .cleanup import STARTED, Dirty, NotStarted, describe, empty_tmp
 from .judge import judge_forked, judge_trusted, judge_value
-from .limits import DRAIN_WAIT, IS_INIT, SPAWN_WAIT, STOP_WAIT, TMP, c_seconds
+from .limits import DRAIN_WAIT, IS_INIT, SLOWER_CPU, SPAWN_WAIT, STOP_WAIT, TMP, c_seconds
 from .prepare import compile_tests, shared_calls
 from .session import Session
 from .suiterun import SuiteRun
@@ -119,7 +119,10 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
             start += 1
         if start >= len(tests):
             break
-        cpu = sum(timeouts[start:]) + 1
+        # C's CPU limit: a backstop only. C now outlives tests it is told to
+        # stop, each of which may have run up to (1 + SLOWER_CPU) times its
+        # limit (Session.read_test).
+        cpu = sum(timeouts[start:]) * (1 + SLOWER_CPU) + 1
         # C reads its token, its program and its tests from the worker after
         # the fork (the zygote never holds them). Only the token's hash
         # stays in the worker.
