@@ -175,6 +175,7 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
         # test), without the fork or the worker's scheduling: what the
         # worker records as the test's time and scales reference limits by.
         t0 = _perf()
+        stage = 0  # (TimeUp comes only while a value test runs: see _TIMED)
         try:
             if kind == "A":
                 stage = 2
@@ -188,30 +189,28 @@ def child_run(wfd, ctl, program, ctests, start, token, batch, bell, first=0):
                     msg = value_message(j, eval(c[2], g))
                 finally:
                     _TIMED[0] = 0
-                msg["s"] = _perf() - t0
-                out(msg)
-                continue
-            exec(code, g)
-            # Undo whatever the program's module code did to the builtins
-            # before the test's own code runs.
-            clean = restore_builtins(clean)
-            if kind == "P":
-                child_suite(out, g, j, c, first if j == start else 0, t0)
-                continue
-            elif kind == "L":
-                msg = legacy_run(j, g, c[1])
             else:
-                msg = names_message(j, g, c[1])
-                first = ()
-                if j == start and batch:
-                    # The worker keeps exactly these: the calls of functions
-                    # that the names say the program defines.
-                    names = msg["n"]
-                    first = [c for c in batch if names.get(c[0]) == "f"]
-                msg["s"] = _perf() - t0
-                out(msg)
-                serve_calls(out, ctl, g, first)
-                continue
+                exec(code, g)
+                # Undo whatever the program's module code did to the builtins
+                # before the test's own code runs.
+                clean = restore_builtins(clean)
+                if kind == "P":
+                    child_suite(out, g, j, c, first if j == start else 0, t0)
+                    continue
+                elif kind == "L":
+                    msg = legacy_run(j, g, c[1])
+                else:
+                    msg = names_message(j, g, c[1])
+                    first = ()
+                    if j == start and batch:
+                        # The worker keeps exactly these: the calls of functions
+                        # that the names say the program defines.
+                        names = msg["n"]
+                        first = [c for c in batch if names.get(c[0]) == "f"]
+                    msg["s"] = _perf() - t0
+                    out(msg)
+                    serve_calls(out, ctl, g, first)
+                    continue
         except TimeUp:
             msg = {"j": j, "to": stage}
         except BaseException as e:  # noqa: BLE001 - SystemExit too
