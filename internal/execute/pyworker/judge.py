@@ -110,9 +110,7 @@ def judge_value(w, msg):
             return "fail", (None if w.check is not None else x), None
         return "error", clip(x, MAX_NAME), None
     if "np" in msg:
-        shown = msg.get("r")
-        if w.check is not None:
-            shown = None
+        shown = msg.get("r") if w.check is None else None
         return "fail", not_plain_text(clip(msg["np"], MAX_NAME), clip(msg.get("why", ""), MAX_NAME)), (clip(shown, MAX_VALUE) if type(shown) is str else None)
     if "v" not in msg:
         raise Garbled("no value")

@@ -4,7 +4,8 @@ judges it.
 Trusted code of the worker; it runs nothing of a request but the compiler
 (and, for an expected value that is not a literal, a task process, see
 task.run_task). compile_tests makes each test a testenv.Test of one kind:
-"A" (`assert CALL == LITERAL`: C sends CALL's value, the worker compares),
+"A" (`assert CALL == LITERAL`, or a predicate of one bare call, see
+predicate_form: C sends the call's value, the worker decides),
 "T" (a benchmark's own hidden test, run in the worker against proxies),
 "J" (a generated test, run in a judge process), "L" (allow_objects: C runs
 it) or "P" (an input suite). It also decides what C and a test get of each
@@ -158,8 +159,9 @@ def predicate_form(code, setup):
 
 
 def bound_names(src):
-    """Every name src binds anywhere (assignments, definitions, imports);
-    everything when it does not parse."""
+    """Every name src binds anywhere (assignments, definitions, imports,
+    except clauses, globals). Raises SyntaxError when src does not parse
+    (predicate_form then leaves the test to a judge)."""
     tree = ast.parse(src)
     out = set()
     for n in ast.walk(tree):
@@ -171,6 +173,8 @@ def bound_names(src):
             out.update((a.asname or a.name).split(".")[0] for a in n.names)
         elif isinstance(n, (ast.Global, ast.Nonlocal)):
             out.update(n.names)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            out.add(n.name)
     return out
 
 

@@ -93,6 +93,8 @@ class CompileTest(unittest.TestCase):
             ("assert f", ""),
             ("assert helper(1)", "def helper(x):\n    return f(x) == 2"),
             ("assert g(1)", "from m import g"),
+            ("assert g(1)", "try:\n    pass\nexcept Exception as g:\n    pass"),
+            ("assert g(1)", "def g("),
             ("assert f(1)\nassert f(2)", ""),
             ("x = f(1)", ""),
         ]
