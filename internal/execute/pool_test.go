@@ -230,6 +230,39 @@ func TestTimedOutValueTestKeepsTheProcess(t *testing.T) {
 	}
 }
 
+// TestLoopingProgramOnALoadedMachine runs a program that loops on every
+// test while every CPU is busy: each test is a timeout, stopped in place,
+// and none may run for the load delay of the tests before it (the process
+// would then reach its CPU limit and be killed: a crash).
+func TestLoopingProgramOnALoadedMachine(t *testing.T) {
+	ctx, stop := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	for i := 0; i < 2*runtime.NumCPU(); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ctx.Err() == nil; n++ {
+			}
+		}()
+	}
+	defer wg.Wait()
+	defer stop()
+	p := newTestPool(t, Options{Workers: 1})
+	job := Job{Programs: []string{"def f(x):\n    while True:\n        x += 1\n"}, TimePolicy: Within(20 * time.Millisecond)}
+	for k := 0; k < 40; k++ {
+		job.Tests = append(job.Tests, Test{Code: fmt.Sprintf("assert f(%d) == 0", k), Input: fmt.Sprintf("f(%d)", k), Expected: "0"})
+	}
+	m, err := p.Run(context.Background(), job, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, r := range m.Results[0] {
+		if r.Outcome != Timeout {
+			t.Errorf("test %d: %v %q, want timeout", k, r.Outcome, r.Exception)
+		}
+	}
+}
+
 func TestCacheSkipsWork(t *testing.T) {
 	// One result is stored by a statement of its own, more in a transaction.
 	for _, n := range []int{1, 3} {

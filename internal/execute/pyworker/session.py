@@ -35,6 +35,7 @@ class Session:
         self.broken = None  # the exception that broke the channel
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
+        self.lost_seen = 0.0  # C's load delay an earlier test was given
 
     def pid(self):
         """C's pid (raises Dirty when the zygote is gone)."""
@@ -118,7 +119,7 @@ class Session:
         the deadline it was read by. What a loaded machine adds does not
         count, up to WAIT_FACTOR times the limit plus WAIT_EXTRA: the time C
         spent ready to run but waiting for a CPU (its run-queue delay,
-        /proc/PID/schedstat, since it started: its earlier tests' too), and
+        /proc/PID/schedstat), and
         the time from began until C started (a zygote that waits for a CPU
         forks C late), and while C is ready to run but has run for less than
         the limit in all, the rest of the limit (the kernel counts a wait
@@ -126,12 +127,16 @@ class Session:
         slower (caches, the sibling hyperthread): a C that has lost time
         may run for the limit plus what it lost, up to SLOWER_CPU more of
         the limit (a first test also pays for C's start, the fork's copied
-        pages). On a
+        pages). A delay is given once: a test gets what C lost after the
+        last look an earlier test took (a looping C, stopped test after
+        test on a loaded machine, would otherwise run each test for all the
+        delay before it, and its CPU limit would kill it). On a
         quiet machine this is the wall clock, and
         a loaded machine's verdicts are a quiet one's; a test may get more,
         never less, than its limit. Raises TimedOut."""
         deadline = began + limit
         cap = began + limit * WAIT_FACTOR + WAIT_EXTRA
+        seen = self.lost_seen
         while True:
             try:
                 return self.read(deadline, bell), deadline
@@ -142,7 +147,9 @@ class Session:
                     st = None
                 later = None
                 if st is not None:
-                    lost, ran, ready = st
+                    lost, ran, ready, waited = st
+                    self.lost_seen = waited
+                    lost -= seen
                     later = began + limit + lost
                     if ready and ran < limit + min(lost, limit * SLOWER_CPU):
                         later = max(later, _mono() + max(limit - ran, LAST_LOOK))
