@@ -63,7 +63,9 @@
 // comparisons and the selectors compare values as Python does. Time limits
 // scale with the reference solution's time (Limits); a short first pass
 // with confirmation keeps candidates that loop from costing the full limit
-// on every test, tests sharing a call are not rerun where the call timed
+// on every test (one that is only slow somewhere is rerun at the full limit
+// until it has timed out inputs.MaxTimeouts times more), tests sharing a
+// call are not rerun where the call timed
 // out, and the input pool runs last, smallest calls first, a candidate that
 // timed out on inputs.MaxTimeouts of them skipping the rest (recorded as
 // timeouts, execute.NotRun), as live sessions do.

@@ -22,8 +22,11 @@ import (
 // so generated tests first run with a limit of at most Short. For each
 // candidate, its first Confirm tests that timed out are run again with the
 // full limit: if they all time out again, the candidate is taken to loop and
-// its other short timeouts stand; if any finishes, all its short timeouts are
-// run again with the full limit. An explicit Timeout turns this off.
+// its other short timeouts stand; if any finishes, its short timeouts are run
+// again with the full limit, in order, until inputs.MaxTimeouts of them have
+// timed out again (the rest stand: a candidate that loops on some inputs
+// then costs a few full limits, not one per test it loops on). An explicit
+// Timeout turns this off.
 type Limits struct {
 	// Timeout, if positive, is every test's limit (no short first pass).
 	Timeout time.Duration `json:"timeout,omitempty"`
@@ -89,8 +92,8 @@ func (l Limits) Describe() string {
 	if l.Confirm > 1 {
 		confirmed = fmt.Sprintf("its first %d time-outs", l.Confirm)
 	}
-	return fmt.Sprintf("generated tests %g × the reference's time, %v to %v (a first pass at most %v; for each candidate %s rerun at the full limit); hidden tests %g × the reference's time, at least %v; the reference %v per generated test, %v on the hidden tests",
-		l.Factor, l.Floor, l.Cap, l.Short, confirmed, l.Factor, l.HiddenFloor, l.Reference, l.HiddenReference)
+	return fmt.Sprintf("generated tests %g × the reference's time, %v to %v (a first pass at most %v; for each candidate %s rerun at the full limit, and if it finishes, the others until %d time out again); hidden tests %g × the reference's time, at least %v; the reference %v per generated test, %v on the hidden tests",
+		l.Factor, l.Floor, l.Cap, l.Short, confirmed, inputs.MaxTimeouts, l.Factor, l.HiddenFloor, l.Reference, l.HiddenReference)
 }
 
 // scaled returns the limit of a test from the reference's result on it.
@@ -161,7 +164,8 @@ func runMatrix(ctx context.Context, runner execute.Runner, programs []string, te
 }
 
 // confirmTimeouts reruns with the full limit the first n short timeouts of
-// each program, and all its short timeouts if any of those finishes.
+// each program, and, if any of those finishes, its other short timeouts
+// until inputs.MaxTimeouts of them time out again (see Limits).
 func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []string, tests []execute.Test, short, full []time.Duration, n int, rows [][]execute.Result) error {
 	shortOut := func(i, j int) bool {
 		r := rows[i][j]
@@ -187,13 +191,14 @@ func confirmTimeouts(ctx context.Context, runner execute.Runner, programs []stri
 			finished[i] = finished[i] || conf[i][j].Outcome != execute.Timeout
 		}
 	}
-	redo, err := runSparse(ctx, runner, programs, tests, execute.PerTest(full), func(i, j int) bool { return finished[i] && shortOut(i, j) })
+	redoPolicy := execute.TimePolicy{Timeouts: full, SkipAfter: inputs.MaxTimeouts}
+	redo, err := runSparse(ctx, runner, programs, tests, redoPolicy, func(i, j int) bool { return finished[i] && shortOut(i, j) })
 	if err != nil {
 		return err
 	}
 	for i := range programs {
 		for j := range tests {
-			if finished[i] && shortOut(i, j) {
+			if finished[i] && shortOut(i, j) && redo[i][j].Exception != execute.NotRun {
 				rows[i][j] = redo[i][j]
 			}
 		}

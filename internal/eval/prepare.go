@@ -44,8 +44,9 @@ type Generated struct {
 //     and CALL, another EXPECTED) run the call once per candidate and are
 //     each decided on its value; where it timed out, they all did (a
 //     looping candidate would otherwise cost the time limit once per
-//     test); timeouts are found with a short first pass and confirmed (see
-//     Limits);
+//     test); timeouts are found with a short first pass and confirmed, a
+//     candidate whose confirmation finishes being rerun at the full limit
+//     until it times out inputs.MaxTimeouts times more (see Limits);
 //  3. for the tests the reference fails with a value V, `assert CALL == V` on
 //     every candidate and on the reference (Output-mode answers, compared
 //     with Python's ==), in the same matrix as step 2 and sharing its calls:
