@@ -8,8 +8,9 @@ plus-samples.py). Runs each sample (the prompt + its completion) on its
 task's base then plus inputs in this one process, stopping at its first
 failing input, each input limited to max(4 s, 4 x the reference's time on
 it) of CPU (evalplus's limits), and prints the CPU seconds spent inside the
-samples (with --by-task, also per task): a floor for any checker that runs every sample on every input it
-must (no sandbox, no process per sample, no pipes). Outputs are compared
+samples (with --by-task, also per task): a floor for any checker that runs
+every sample on every input it must (no sandbox, no process per sample, no
+pipes). Outputs are compared
 with == (floats within 1e-6), not by every rule of evalplus: the pass count
 is near, not equal, to a checker's. Runs untrusted code unsandboxed: only
 for recorded samples that are known not to harm the machine. Needs the

@@ -70,7 +70,7 @@ func TestConfirmedTimeoutsRedoneUntilTheyLoop(t *testing.T) {
 		timeouts(len(tests)),
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("outcomes (-want +got):\n%s\n%+v", diff, rows)
+		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
 	if r := rows[0][len(tests)-2]; r.Exception == execute.NotRun {
 		t.Errorf("f(100) stands as the first pass's timeout, got %+v", r)

@@ -35,7 +35,7 @@ class Session:
         self.broken = None  # the exception that broke the channel
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
-        self.lost_seen = 0.0  # C's load delay an earlier test was given
+        self.lost_seen = 0.0  # C's run-queue delay when a test last looked at it
 
     def pid(self):
         """C's pid (raises Dirty when the zygote is gone)."""
