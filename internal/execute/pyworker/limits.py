@@ -99,12 +99,11 @@ _TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def load_delay(pid, since):
-    """(lost, ran, ready, waited) of process pid, or None when /proc cannot
-    tell: lost is the seconds of its life that a loaded machine took, its
-    run-queue delay so far (waited: the second field of
-    /proc/PID/schedstat) plus how long after since (monotonic seconds) it
-    started; ran the seconds it has run on a CPU; ready whether it is
-    running or ready to run now."""
+    """(lost, ran, ready) of process pid, or None when /proc cannot tell:
+    lost is the seconds of its life that a loaded machine took, its
+    run-queue delay so far (the second field of /proc/PID/schedstat) plus
+    how long after since (monotonic seconds) it started; ran the seconds it
+    has run on a CPU; ready whether it is running or ready to run now."""
     try:
         with open("/proc/%d/schedstat" % pid, "rb") as f:
             ran, waited = (int(x) / 1e9 for x in f.read().split()[:2])
@@ -117,7 +116,7 @@ def load_delay(pid, since):
     except (OSError, ValueError, IndexError):
         return None
     started = _mono() - (up - start)
-    return waited + max(0.0, started - since), ran, fields[0] == b"R", waited
+    return waited + max(0.0, started - since), ran, fields[0] == b"R"
 
 
 def c_seconds(s, elapsed):

@@ -35,13 +35,32 @@ class Session:
         self.broken = None  # the exception that broke the channel
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
-        self.lost_seen = 0.0  # C's run-queue delay when a test last looked at it
+        self.tests = 0  # how many tests read_test has begun
+        self._stat = None  # C's /proc/PID/schedstat, open (see sched)
 
     def pid(self):
         """C's pid (raises Dirty when the zygote is gone)."""
         if self._pid is None:
             self._pid = zygote.ZYGOTE.child_pid(self.ticket)
         return self._pid
+
+    def sched(self):
+        """(ran, waited): the seconds C has run on a CPU and waited for one
+        so far (/proc/PID/schedstat, kept open: one read a test), or None
+        when /proc cannot tell."""
+        try:
+            if self._stat is None:
+                self._stat = os.open("/proc/%d/schedstat" % self.pid(), os.O_RDONLY | os.O_CLOEXEC)
+            ran, waited = (int(x) / 1e9 for x in os.pread(self._stat, 128, 0).split()[:2])
+        except (OSError, ValueError, Dirty):
+            return None
+        return ran, waited
+
+    def close(self):
+        """Closes what the session holds open of C's."""
+        if self._stat is not None:
+            os.close(self._stat)
+            self._stat = None
 
     def prefetch(self, j, keys):
         """Sends the calls of test j (their call_key texts) to C in one
@@ -122,21 +141,24 @@ class Session:
         /proc/PID/schedstat), and
         the time from began until C started (a zygote that waits for a CPU
         forks C late), and while C is ready to run but has run for less than
-        the limit in all, the rest of the limit (the kernel counts a wait
-        only once it ends). A CPU shared with busy processes also runs C
-        slower (caches, the sibling hyperthread): a C that has lost time
+        the limit in this test, the rest of the limit (the kernel counts a
+        wait only once it ends). A CPU shared with busy processes also runs
+        C slower (caches, the sibling hyperthread): a C that has lost time
         may run for the limit plus what it lost, up to SLOWER_CPU more of
-        the limit (a first test also pays for C's start, the fork's copied
-        pages). A delay is given once: a test gets what C lost after the
-        last look an earlier test took (a looping C, stopped test after
-        test on a loaded machine, would otherwise run each test for all the
-        delay before it, and its CPU limit would kill it). On a
-        quiet machine this is the wall clock, and
-        a loaded machine's verdicts are a quiet one's; a test may get more,
-        never less, than its limit. Raises TimedOut."""
+        the limit. A test counts what C ran and lost since it began (read
+        when it begins); the first counts C's whole life, its start too
+        (the fork's copied pages, the program's module code). A looping C,
+        stopped test after test on a loaded machine, is thus not given the
+        delays of the tests before (its CPU limit would kill it), and a
+        test after many quick ones is still given the rest of its limit.
+        On a quiet machine this is the wall clock, and a loaded machine's
+        verdicts are a quiet one's; a test may get more, never less, than
+        its limit. Raises TimedOut."""
         deadline = began + limit
         cap = began + limit * WAIT_FACTOR + WAIT_EXTRA
-        seen = self.lost_seen
+        base = self.sched() if self.tests else None
+        ran0, waited0 = base or (0.0, 0.0)
+        self.tests += 1
         while True:
             try:
                 return self.read(deadline, bell), deadline
@@ -147,9 +169,9 @@ class Session:
                     st = None
                 later = None
                 if st is not None:
-                    lost, ran, ready, waited = st
-                    self.lost_seen = waited
-                    lost -= seen
+                    lost, ran, ready = st
+                    lost -= waited0
+                    ran -= ran0
                     later = began + limit + lost
                     if ready and ran < limit + min(lost, limit * SLOWER_CPU):
                         later = max(later, _mono() + max(limit - ran, LAST_LOOK))

@@ -24,9 +24,8 @@ class TimeTest(unittest.TestCase):
         got = limits.load_delay(os.getpid(), time.monotonic())
         if got is None:
             self.skipTest("no /proc/PID/schedstat here")
-        lost, ran, ready, waited = got
-        self.assertGreaterEqual(lost, waited)
-        self.assertGreaterEqual(waited, 0.0)
+        lost, ran, ready = got
+        self.assertGreaterEqual(lost, 0.0)
         self.assertGreater(ran, 0.0)
         self.assertTrue(ready)  # this process is running
         self.assertIsNone(limits.load_delay(1 << 30, time.monotonic()))

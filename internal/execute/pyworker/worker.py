@@ -223,6 +223,7 @@ def run_program(program, tests, ctests, timeouts, limits, degrade, skip=(0, 0, "
         os.close(rec_r)
         os.close(ctl_w)
         os.close(bell_r)
+        sess.close()
         try:
             pid = sess.pid()
         except Dirty:
