@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What the samples' own code costs on HumanEval+, with no harness around it.
 
-    plus-floor.py PLUS SAMPLES [--by-task]
+    plus-floor.py PLUS SAMPLES [--by-task] [--distinct]
 
 PLUS is HumanEvalPlus.jsonl.gz, SAMPLES {"task_id", "completion"} rows (see
 plus-samples.py). Runs each sample (the prompt + its completion) on its
@@ -10,7 +10,8 @@ failing input, each input limited to max(4 s, 4 x the reference's time on
 it) of CPU (evalplus's limits), and prints the CPU seconds spent inside the
 samples (with --by-task, also per task): a floor for any checker that runs
 every sample on every input it must (no sandbox, no process per sample, no
-pipes). Outputs are compared
+pipes). With --distinct a sample whose task and completion an earlier row
+had is not run again (as a checker whose results are content-addressed). Outputs are compared
 with == (floats within 1e-6), not by every rule of evalplus: the pass count
 is near, not equal, to a checker's. Runs untrusted code unsandboxed: only
 for recorded samples that are known not to harm the machine. Needs the
@@ -42,13 +43,15 @@ def run(f, args):
     return f(*json.loads(json.dumps(args)))  # a fresh copy: samples may mutate their arguments
 
 
-def main(plus, samples, by_task=False):
+def main(plus, samples, by_task=False, distinct=False):
     signal.signal(signal.SIGPROF, time_up)
     sys.setrecursionlimit(10000)
     with gzip.open(plus, "rt") as fh:
         tasks = {r["task_id"]: r for r in map(json.loads, fh)}
     with open(samples) as fh:
         rows = [json.loads(line) for line in fh if line.strip()]
+    if distinct:
+        rows = list({(r["task_id"], r["completion"]): r for r in rows}.values())
     expected = {}  # task id -> [(output, reference's CPU seconds)]
     inside = 0.0
     passed = timeouts = 0
@@ -96,6 +99,7 @@ def main(plus, samples, by_task=False):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) not in (3, 4) or sys.argv[3:] not in ([], ["--by-task"]):
+    flags = set(sys.argv[3:])
+    if len(sys.argv) < 3 or not flags <= {"--by-task", "--distinct"} or len(flags) != len(sys.argv[3:]):
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2], sys.argv[3:] == ["--by-task"])
+    main(sys.argv[1], sys.argv[2], "--by-task" in flags, "--distinct" in flags)

@@ -74,12 +74,12 @@ k samples of, as in OpenAI's harness; the others are named as left out.
 Without --timeout, each problem's limit is --factor times its reference
 solution's run time, and at least --floor.
 
-Time limits are wall-clock, as in OpenAI's harness, so by default two
-workers run per CPU: while a sample that loops forever waits out its limit,
-the other worker on its core goes on with other samples instead of the loop
-taking the core for the whole limit. With a number of workers that is a
-multiple of the CPUs, each worker and its samples stay on one CPU
-(TICODER_PIN=off leaves that to the kernel).
+A limit counts the sample's own time: what other processes take from it on
+a loaded machine does not count (see docs/check.md). One worker runs per
+CPU by default: a sample that loops forever uses its limit of CPU time
+however many workers share the core, and more workers per CPU only cost
+more. With a number of workers that is a multiple of the CPUs, each worker
+and its samples stay on one CPU (TICODER_PIN=off leaves that to the kernel).
 
 HumanEval+ and MBPP+ (--dataset humanevalplus, mbppplus) are judged as
 evalplus judges them, and both of its figures are reported: pass@k on the
@@ -115,7 +115,7 @@ never by the sample's own equals.`,
 	f.Float64Var(&o.factor, "factor", check.DefaultFactor, "time limit = factor × the reference's run time")
 	f.BoolVar(&o.json, "json", false, "print the summary as one JSON object")
 	f.StringVar(&o.out, "out", "", "per-sample results file (default SAMPLES_results.jsonl in the working directory)")
-	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers (default: two per CPU, see above), or JVMs for Java (default: one per CPU)")
+	f.IntVar(&o.workers, "workers", 0, "sandboxed Python workers, or JVMs for Java (default: one per CPU, see above)")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.BoolVar(&o.strict, "strict", false, "fail, before running anything, if a line of the samples file is not a sample")
 	f.DurationVar(&o.minTimeLimit, "min-time-limit", check.DefaultMinTimeLimit, "HumanEval+, MBPP+: the smallest time limit of one input")
@@ -183,7 +183,7 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 	}
 	workers := o.workers
 	if workers <= 0 {
-		workers = 2 * runtime.NumCPU()
+		workers = runtime.NumCPU()
 	}
 	var limits execute.Limits
 	if ds.Problems[0].Plus != nil {
@@ -197,13 +197,9 @@ func runCheck(ctx context.Context, g *globalOptions, o *checkOptions, stdout, st
 		return err
 	}
 	// A language whose programs run on workers of their own (Java's JVMs)
-	// gets them: such a worker runs one test at a time, and its own
-	// threads fill a core while it compiles (a JVM): one per CPU.
-	own := o.workers
-	if own <= 0 {
-		own = runtime.NumCPU()
-	}
-	if err := eng.withLanguage(ctx, g, ds.Language(), own); err != nil {
+	// gets as many: such a worker runs one test at a time, and its own
+	// threads fill a core while it compiles (a JVM).
+	if err := eng.withLanguage(ctx, g, ds.Language(), workers); err != nil {
 		eng.Close()
 		return err
 	}
