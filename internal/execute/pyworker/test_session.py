@@ -14,18 +14,17 @@ class FakeC:
     of (seconds it runs, seconds it then waits for a CPU). The kernel counts
     a wait only once it ends, as /proc/PID/schedstat does."""
 
-    def __init__(self, tests):
-        self.tests = tests
+    def __init__(self):
         self.now = 0.0
         self.ran = 0.0
         self.waited = 0.0  # counted waits
         self.ready = True
-        self.done = []  # end time of each test, once simulated
+        self.timeline = []  # the test now: (from, to, "run" | "wait")
 
     def run(self, steps):
         """Simulates one test from now; returns when C's answer comes."""
         t = self.now
-        self.timeline = []  # (from, to, "run" | "wait")
+        self.timeline = []
         for run, wait in steps:
             self.timeline.append((t, t + run, "run"))
             t += run
@@ -47,6 +46,7 @@ class FakeC:
         return ran, waited
 
     def finish(self, end):
+        """Ends the test at end."""
         self.ran, self.waited = self.stats(end)
         self.now = end
 
@@ -75,7 +75,7 @@ class FakeSession(session.Session):
 
 class ReadTestTest(unittest.TestCase):
     def outcomes(self, tests, limit):
-        c = FakeC(tests)
+        c = FakeC()
         s = FakeSession(c)
 
         def load_delay(pid, since):
@@ -120,7 +120,7 @@ class ReadTestTest(unittest.TestCase):
         # A looping C on a CPU it gets a quarter of: each test ends once C
         # has run (1 + SLOWER_CPU) times the limit at most, not by the wait
         # cap, and the delays of the tests before it are not given again.
-        c = FakeC([])
+        c = FakeC()
         s = FakeSession(c)
         share = [(0.001, 0.003)] * 1000
 
