@@ -98,6 +98,13 @@ STOP_WAIT = 0.02
 _TICKS = os.sysconf("SC_CLK_TCK")
 
 
+def schedstat(data):
+    """(ran, waited) in seconds from the text of /proc/PID/schedstat: the
+    time the process has run on a CPU and waited for one."""
+    ran, waited = data.split()[:2]
+    return int(ran) / 1e9, int(waited) / 1e9
+
+
 def load_delay(pid, since):
     """(lost, ran, ready) of process pid, or None when /proc cannot tell:
     lost is the seconds of its life that a loaded machine took, its
@@ -106,7 +113,7 @@ def load_delay(pid, since):
     has run on a CPU; ready whether it is running or ready to run now."""
     try:
         with open("/proc/%d/schedstat" % pid, "rb") as f:
-            ran, waited = (int(x) / 1e9 for x in f.read().split()[:2])
+            ran, waited = schedstat(f.read())
         with open("/proc/%d/stat" % pid, "rb") as f:
             stat = f.read()
         fields = stat[stat.rindex(b")") + 2:].split()

@@ -17,7 +17,7 @@ from time import monotonic as _mono
 
 from . import zygote
 from .cleanup import Dirty
-from .limits import LAST_LOOK, SLOWER_CPU, WAIT_EXTRA, WAIT_FACTOR, load_delay
+from .limits import LAST_LOOK, SLOWER_CPU, WAIT_EXTRA, WAIT_FACTOR, load_delay, schedstat
 from .wire import Died, Flood, Garbled, TimedOut, call_key, get_dict, write_all
 
 
@@ -35,7 +35,6 @@ class Session:
         self.broken = None  # the exception that broke the channel
         self.pending = collections.deque()  # keys of prefetched calls not yet answered
         self.cache = {}  # key -> replies of prefetched calls
-        self.tests = 0  # how many tests read_test has begun
         self._stat = None  # C's /proc/PID/schedstat, open (see sched)
 
     def pid(self):
@@ -51,10 +50,9 @@ class Session:
         try:
             if self._stat is None:
                 self._stat = os.open("/proc/%d/schedstat" % self.pid(), os.O_RDONLY | os.O_CLOEXEC)
-            ran, waited = (int(x) / 1e9 for x in os.pread(self._stat, 128, 0).split()[:2])
-        except (OSError, ValueError, Dirty):
+            return schedstat(os.pread(self._stat, 128, 0))
+        except (OSError, ValueError, IndexError, Dirty):
             return None
-        return ran, waited
 
     def close(self):
         """Closes what the session holds open of C's."""
@@ -156,9 +154,8 @@ class Session:
         its limit. Raises TimedOut."""
         deadline = began + limit
         cap = began + limit * WAIT_FACTOR + WAIT_EXTRA
-        base = self.sched() if self.tests else None
-        ran0, waited0 = base or (0.0, 0.0)
-        self.tests += 1
+        # Until C is heard from, its start is part of this test.
+        ran0, waited0 = (self.sched() if self.heard else None) or (0.0, 0.0)
         while True:
             try:
                 return self.read(deadline, bell), deadline

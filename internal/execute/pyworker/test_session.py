@@ -68,6 +68,7 @@ class FakeSession(session.Session):
     def read(self, deadline, bell=True):
         if self.answer <= deadline:
             self.c.now = max(self.c.now, self.answer)
+            self.heard = True
             return {"j": 0}
         self.c.now = deadline
         raise TimedOut()
@@ -93,6 +94,7 @@ class ReadTestTest(unittest.TestCase):
                     got.append("pass")
                 except TimedOut:
                     got.append("timeout")
+                    s.heard = True  # C answered the worker's stop (Session.stop)
                 c.finish(max(c.now, began))
         return got
 
@@ -136,6 +138,7 @@ class ReadTestTest(unittest.TestCase):
                 ran0, _ = c.stats(began)
                 with self.assertRaises(TimedOut):
                     s.read_test(began, 0.020, True)
+                s.heard = True  # C answered the worker's stop (Session.stop)
                 ran, _ = c.stats(c.now)
                 self.assertLessEqual(ran - ran0, 0.020 * (1 + session.SLOWER_CPU) + 0.002, "test %d" % i)
                 self.assertLess(c.now - began, 0.2, "test %d" % i)
