@@ -12,7 +12,6 @@ program can forge its results. C never sees an expected value, a hidden
 test's code or another program.
 """
 
-import copy
 import marshal
 import os
 import reprlib
@@ -275,16 +274,18 @@ class _Preview(reprlib.Repr):
 
 def child_suite(out, g, j, c, first, t0):
     """Runs suite test j in the program's process. c is ("P", entry, inputs
-    (marshalled argument lists), modes (per input: "v", send the output;
-    "d", send its digest), transform ("not_none" or ""), keep (0; or, when
-    the reference's outputs are recorded, the largest value to send)). It
-    calls entry on each input from first on, in order, and writes one
+    (argument lists, each marshalled alone, one after the other), ends (the
+    end of each in inputs, native unsigned ints), modes (per input: "v",
+    send the output; "d", send its digest), transform ("not_none" or ""),
+    keep (0; or, when the reference's outputs are recorded, the largest
+    value to send)). It calls entry on each input from first on, in order,
+    each loaded afresh (a program may change its arguments), and writes one
     message per input without ringing (the worker looks at the pipe every
     few milliseconds): {i, s, v} the output as plain data; {i, s, d, r} its
     digest and a preview; {i, s, x} an exception; {i, s, np, why} not plain
     data. Before them {i: -1, s}: the module ran."""
-    _, entry, blob, modes, transform, keep = c
-    inputs = marshal.loads(blob)
+    _, entry, blob, ends, modes, transform, keep = c
+    blob, ends = memoryview(blob), memoryview(ends).cast("I")
     fn = g.get(entry)
     if not callable(fn):
         out({"j": j, "x": "NameError", "s": _perf() - t0})
@@ -294,8 +295,8 @@ def child_suite(out, g, j, c, first, t0):
     # Most outputs are small: their messages are written as text here,
     # without building a dict (see suite_output for the others).
     head = '{"k":%s,"j":%d,"i":' % (_dumps(out.token), j)
-    for i in range(first, len(inputs)):
-        args = copy.deepcopy(inputs[i]) if keep else inputs[i]
+    for i in range(first, len(ends)):
+        args = marshal.loads(blob[ends[i - 1] if i else 0:ends[i]])
         t1 = _perf()
         try:
             v = fn(*args)

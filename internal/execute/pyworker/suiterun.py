@@ -9,7 +9,9 @@ as a worker keeps it (SUITES, at most SUITE_SLOTS of them); SuiteRun is one
 program's run of one.
 """
 
+import array
 import collections
+import itertools
 import marshal
 from time import monotonic as _mono
 
@@ -43,7 +45,13 @@ class CompiledSuite:
         plus = suite.restore(dataset, task, body.get("plus"))
         self.inputs = list(base) + list(plus)
         self.base = len(base)
-        self.blob = marshal.dumps(self.inputs)
+        # Each input marshalled alone, behind the ends of all of them: C
+        # loads an input only when it calls the function on it, and frees it
+        # after, so that a program that fails early does not build them all
+        # (a forked process pays a page fault for every page it fills).
+        parts = [marshal.dumps(x) for x in self.inputs]
+        self.blob = b"".join(parts)
+        self.ends = array.array("I", itertools.accumulate(map(len, parts))).tobytes()
         self.expected = body.get("expected")
         n = len(self.inputs)
         limits = body.get("limits") or [0.0] * n
@@ -68,7 +76,7 @@ class CompiledSuite:
 
     def child_part(self):
         """What C gets of this suite (see program.child_suite)."""
-        return ("P", self.entry, self.blob, self.modes, "not_none" if self.oracle == "not_none" else "", self.keep)
+        return ("P", self.entry, self.blob, self.ends, self.modes, "not_none" if self.oracle == "not_none" else "", self.keep)
 
     def value(self, i):
         """The expected output of input i, decoded once."""

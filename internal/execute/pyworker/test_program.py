@@ -3,10 +3,13 @@
 Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
 """
 
+import json
 import math
+import os
 import unittest
 
-from pyworker import program
+from pyworker import program, suiterun
+from pyworker.values import decode
 
 
 class MessagesTest(unittest.TestCase):
@@ -74,6 +77,46 @@ class MessagesTest(unittest.TestCase):
         for _ in range(200):
             deep = [deep]
         self.assertIs(program.numpy_items(deep), deep, "deeper than MAX_DEPTH: left as it is")
+
+
+def suite_outputs(base, first, record=False):
+    """The outputs C reports for a suite of base inputs, from input first on,
+    of a program whose function appends to its list argument; record: as
+    the reference's outputs are recorded."""
+    s = suiterun.CompiledSuite({"id": "s", "entry": "f", "base": base, "plus": [],
+                                "expected": None if record else [{"v": 0}] * len(base),
+                                "limits": [1.0] * len(base)})
+    g = {}
+    exec("def f(xs, tail=()):\n    xs.append(len(tail))\n    return xs\n", g)
+    r, w = os.pipe()
+    try:
+        program.child_suite(program.Stamp(w, "t"), g, 0, s.child_part(), first, 0.0)
+        os.close(w)
+        w = None
+        with os.fdopen(r, "rb") as f:
+            r = None
+            msgs = [json.loads(line) for line in f]
+    finally:
+        for fd in (r, w):
+            if fd is not None:
+                os.close(fd)
+    return [(m["i"], decode(m["v"])) for m in msgs if m["i"] >= 0]
+
+
+class SuiteTest(unittest.TestCase):
+    def test_each_input_fresh(self):
+        # Each input is loaded when its call comes: a program that changes
+        # its arguments sees each input as the suite has it, from the first
+        # or from a restart's first, and so does the reference's run.
+        base = [[[1]], [[1]], [[1, 2], [7]], [[]]]
+        want = [(0, [1, 0]), (1, [1, 0]), (2, [1, 2, 1]), (3, [0])]
+        for name, first, record in [("from the first", 0, False), ("after a restart", 2, False),
+                                    ("the reference's run", 0, True)]:
+            with self.subTest(name):
+                self.assertEqual(suite_outputs(base, first, record), want[first:])
+
+    def test_empty_suite(self):
+        self.assertEqual(suite_outputs([], 0), [])
 
 
 if __name__ == "__main__":

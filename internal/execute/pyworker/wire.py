@@ -47,7 +47,7 @@ def _dumps(obj):
 def _loads(data):
     if _scanner is None:
         return json.loads(data)
-    s = data.decode() if type(data) is bytes else data
+    s = data.decode() if type(data) is bytes or type(data) is bytearray else data
     try:
         obj, end = _scanner(s, 0)
     except StopIteration:
@@ -58,13 +58,18 @@ def _loads(data):
 
 
 def read_exact(fd, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = os.read(fd, n - len(buf))
-        if not chunk:
-            raise EOFError
-        buf += chunk
-    return bytes(buf)
+    """n bytes from fd, read into one buffer: a forked process pays for
+    every page it writes (a fault each), so a frame is not copied on its
+    way in."""
+    buf = bytearray(n)
+    with memoryview(buf) as view:
+        got = 0
+        while got < n:
+            k = os.readv(fd, [view[got:]])
+            if not k:
+                raise EOFError
+            got += k
+    return buf
 
 
 def recv():
