@@ -13,9 +13,10 @@ every sample on every input it must (no sandbox, no process per sample, no
 pipes). With --distinct a sample whose task and completion an earlier row
 had is not run again (as a checker whose results are content-addressed).
 Outputs are compared with == (floats within 1e-6), not by every rule of
-evalplus: the pass count is near, not equal, to a checker's. Runs untrusted code unsandboxed: only
-for recorded samples that are known not to harm the machine. Needs the
-whole run's CPU (scripts/cpu.sh) for the floor's cost.
+evalplus: the pass count is near, not equal, to a checker's. Runs
+untrusted code unsandboxed: only for recorded samples that are known not to
+harm the machine. Needs the whole run's CPU (scripts/cpu.sh) for the
+floor's cost.
 """
 import gzip
 import json

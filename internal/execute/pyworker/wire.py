@@ -47,7 +47,7 @@ def _dumps(obj):
 def _loads(data):
     if _scanner is None:
         return json.loads(data)
-    s = data.decode() if type(data) is bytes or type(data) is bytearray else data
+    s = data.decode() if type(data) in (bytes, bytearray) else data
     try:
         obj, end = _scanner(s, 0)
     except StopIteration:
