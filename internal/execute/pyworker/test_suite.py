@@ -1,6 +1,8 @@
 """Unit tests of suite.py: evalplus's comparison rules, the MBPP+ input
 restoration and the digests. Run by TestPythonUnits with /usr/bin/python3."""
 
+import hashlib
+import marshal
 import math
 import unittest
 
@@ -83,6 +85,23 @@ class DigestTest(unittest.TestCase):
     def test_not_plain(self):
         with self.assertRaises(TypeError):
             suite.digest(object())
+
+    def test_large_str_as_marshal_writes_it(self):
+        # A large str is hashed a slice at a time, to the digest of what
+        # marshal writes for it: references' outputs recorded before stay
+        # comparable with a program's.
+        class Text(str):
+            pass
+
+        big = " ".join(str(i) for i in range(30000))
+        cases = [("one slice and one character", "y" * ((1 << 16) + 1)), ("slices and a rest", big),
+                 ("a subclass", Text(big)), ("not ASCII", "é" * 70000), ("at the threshold", "z" * (1 << 16))]
+        for name, v in cases:
+            with self.subTest(name):
+                want = hashlib.sha256(marshal.dumps(str(v), 2)).hexdigest()
+                self.assertEqual(suite.digest(v), want)
+        self.assertNotEqual(suite.digest(big), suite.digest(big[:-1] + "x"))
+        self.assertNotEqual(suite.digest(big), suite.digest([big]))
 
 
 if __name__ == "__main__":
