@@ -3,6 +3,7 @@ package execute
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -201,5 +202,36 @@ func TestSuiteDigests(t *testing.T) {
 	}
 	if got[2].First != 0 {
 		t.Errorf("first failing input %d, want 0", got[2].First)
+	}
+}
+
+// TestSuiteProgramLeavesPymallocWhenItFaultsMuch: process C allocates new
+// objects with the C library's malloc once a suite's inputs have made it
+// fault in much memory (limits.C_MALLOC_AFTER), so that the next input does
+// not fault in afresh what pymalloc unmapped; a program that allocates
+// little stays on pymalloc. The program tells: whether pymalloc counted
+// the objects an input built.
+func TestSuiteProgramLeavesPymallocWhenItFaultsMuch(t *testing.T) {
+	if thp, err := os.ReadFile("/sys/kernel/mm/transparent_hugepage/enabled"); err == nil && strings.Contains(string(thp), "[always]") {
+		t.Skip("transparent huge pages are always on here: large structures fault in 2 MiB at a time, too few faults to switch")
+	}
+	p := newTestPool(t, Options{Workers: 1})
+	ref := "import sys\ndef f(n):\n    b = sys.getallocatedblocks()\n    xs = [str(i) for i in range(n)]\n" +
+		"    return sys.getallocatedblocks() - b > n // 2\n"
+	for _, c := range []struct {
+		inputs string
+		want   []string
+	}{
+		{`[[1000], [1000], [1000]]`, []string{"true", "true", "true"}},
+		{`[[1000], [600000], [1000], [600000]]`, []string{"true", "true", "false", "false"}},
+	} {
+		s := recordSuite(t, p, ref, Suite{Entry: "f", Base: json.RawMessage(c.inputs)}, 20)
+		var got []string
+		for _, e := range s.Expected {
+			got = append(got, string(e.Value))
+		}
+		if strings.Join(got, " ") != strings.Join(c.want, " ") {
+			t.Errorf("inputs %s: pymalloc counted the new objects %v, want %v", c.inputs, got, c.want)
+		}
 	}
 }

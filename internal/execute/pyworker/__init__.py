@@ -50,7 +50,8 @@ before it), by where their code runs:
     baseline  what every process starts from: preloaded modules, the
               project's module, the builtins and random's state
     values    plain values: encode, decode, compare, render
-    limits    rlimits, a forked process's setup, the time rules
+    limits    rlimits, a forked process's setup, its allocator, the time
+              rules
   The worker and the zygote (trusted):
     cleanup   killing what a program left, emptying /tmp
     zygote    the fork server and what runs in it

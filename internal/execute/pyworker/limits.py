@@ -2,15 +2,19 @@
 
 Shared: the zygote applies child_setup (its own session, only the
 descriptors it is given, a fresh working directory, rlimits) to every
-process it forks before that process runs anything; the worker applies the
+process it forks before that process runs anything; process C switches to
+the C library's malloc when a suite's inputs make it fault in much memory
+(use_c_malloc); the worker applies the
 time rules (load_delay, c_seconds, WAIT_FACTOR and WAIT_EXTRA, which Go's
 waitFactor and waitExtra mirror) to what it reads from those processes.
 Holds no request data.
 """
 
+import ctypes
 import os
 import resource
 import signal
+import sys
 import tempfile
 from time import monotonic as _mono
 
@@ -51,6 +55,79 @@ def child_limits(limits):
         lim(resource.RLIMIT_NPROC, limits["nproc"])
     if limits.get("cpu"):
         lim(resource.RLIMIT_CPU, int(limits["cpu"]) + 1)
+
+
+class _Allocator(ctypes.Structure):
+    """CPython's PyMemAllocatorEx: a memory domain's functions."""
+
+    _fields_ = [("ctx", ctypes.c_void_p), ("malloc", ctypes.c_void_p), ("calloc", ctypes.c_void_p),
+                ("realloc", ctypes.c_void_p), ("free", ctypes.c_void_p)]
+
+    def fields(self):
+        return (self.ctx, self.malloc, self.calloc, self.realloc, self.free)
+
+
+def _get_allocator(domain):
+    table = _Allocator()
+    ctypes.pythonapi.PyMem_GetAllocator(domain, ctypes.byref(table))
+    return table
+
+
+def _c_malloc_domains():
+    """For the domains MEM and OBJ (1, 2), their pymalloc functions and
+    the table that PyMem_SetAllocator is given to make a process allocate
+    new objects with the C library's malloc and calloc (the RAW domain's
+    own functions), keeping pymalloc's realloc and free, which pass a block
+    that is not in one of pymalloc's arenas on to the C library: the new
+    functions wrap pymalloc, as the API asks of an allocator set after
+    start-up. Why: pymalloc unmaps an arena as soon as its last object is
+    freed, so a program that builds a large structure of small objects for
+    each input (a million-number string) has every page of it faulted in
+    afresh for the next; the C library keeps freed memory for reuse. It is
+    not every process's allocator: a forked process writes to more of the
+    pages it shares with the zygote on the C library's malloc, and small
+    objects cost it more, which a program that allocates little pays for
+    nothing (see C_MALLOC_AFTER). Empty (nothing is changed) where the
+    interpreter does not run pymalloc as its plain allocator: another
+    implementation, a free-threaded build (mimalloc only; its ABI flags
+    have a "t"), pymalloc absent (no blocks counted) or debug hooks
+    installed (their context is not NULL). The sandbox never sets
+    PYTHONMALLOC."""
+    if sys.implementation.name != "cpython" or "t" in getattr(sys, "abiflags", "") or sys.getallocatedblocks() <= 0:
+        return ()
+    raw, mem, obj = (_get_allocator(d) for d in range(3))  # PYMEM_DOMAIN_RAW, _MEM, _OBJ
+    if raw.ctx or mem.ctx or obj.ctx or not raw.malloc or not raw.calloc:
+        return ()
+    out = []
+    for domain, table in ((1, mem), (2, obj)):
+        new = _Allocator(*table.fields())
+        new.malloc, new.calloc = raw.malloc, raw.calloc
+        out.append((domain, table.fields(), new))
+    return tuple(out)
+
+
+# Made once, in the worker, before the zygote is forked (see use_c_malloc).
+C_MALLOC = _c_malloc_domains()
+
+
+# Page faults after which process C, running a suite, allocates its new
+# objects with the C library's malloc (use_c_malloc): 32 MiB faulted in, a
+# program whose inputs build large structures (tens of thousands of faults
+# an input for a million-number string), far above what a program that
+# builds none needs (under a thousand: the fork, the module, its inputs).
+C_MALLOC_AFTER = 8192
+
+
+def use_c_malloc():
+    """Has this process allocate new objects with the C library's malloc
+    (see _c_malloc_domains); True if it now does. Nothing is changed where
+    the domains no longer have pymalloc's functions (the program traces its
+    memory with tracemalloc, whose hooks stay)."""
+    if not C_MALLOC or any(_get_allocator(d).fields() != was for d, was, _ in C_MALLOC):
+        return False
+    for domain, _, table in C_MALLOC:
+        ctypes.pythonapi.PyMem_SetAllocator(domain, ctypes.byref(table))
+    return True
 
 
 def child_setup(keep, limits, workdir):

@@ -15,13 +15,14 @@ test's code or another program.
 import marshal
 import os
 import reprlib
+import resource
 import signal
 import sys
 from time import perf_counter as _perf
 
 from . import suite
 from .baseline import CLEAN_TAG, PROGRAM_FILE, program_globals, restore_builtins
-from .limits import SUITE_BIG, SUITE_ITEMS
+from .limits import C_MALLOC_AFTER, SUITE_BIG, SUITE_ITEMS, use_c_malloc
 from .values import MAX_DEPTH, MAX_NAME, MAX_VALUE, NotPlain, clip, decode, encode, exc_name
 from .wire import _dumps, send_line, write_all
 
@@ -295,6 +296,7 @@ def child_suite(out, g, j, c, first, t0):
     # Most outputs are small: their messages are written as text here,
     # without building a dict (see suite_output for the others).
     head = '{"k":%s,"j":%d,"i":' % (_dumps(out.token), j)
+    pymalloc = True  # (see limits.use_c_malloc)
     for i in range(first, len(ends)):
         args = marshal.loads(blob[ends[i - 1] if i else 0:ends[i]])
         t1 = _perf()
@@ -305,6 +307,11 @@ def child_suite(out, g, j, c, first, t0):
             out.ring()
             continue
         s = _perf() - t1
+        # An input that took a while may have built (and freed) a large
+        # structure, which pymalloc would have the next input fault in again.
+        if pymalloc and s > 0.005 and resource.getrusage(resource.RUSAGE_SELF).ru_minflt > C_MALLOC_AFTER:
+            use_c_malloc()
+            pymalloc = False
         msg = None
         if type(v).__module__ == "numpy":
             w = numpy_scalar(v)

@@ -1,9 +1,11 @@
-"""Unit tests of limits.py: the time rules.
+"""Unit tests of limits.py: the time rules, the C library's malloc.
 
 Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
 """
 
+import gc
 import os
+import sys
 import time
 import unittest
 
@@ -33,6 +35,55 @@ class TimeTest(unittest.TestCase):
     def test_wait_constants(self):
         # Go's waitFactor and waitExtra mirror these (TestWaitConstants).
         self.assertEqual((limits.WAIT_FACTOR, limits.WAIT_EXTRA), (4, 1.0))
+
+
+class CMallocTest(unittest.TestCase):
+    def test_new_objects_leave_pymalloc(self):
+        # In a forked child: objects from before the switch (pymalloc's) and
+        # after it (the C library's) live, grow and are freed side by side.
+        if not limits.C_MALLOC:
+            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
+        old = [str(i) for i in range(20000)]
+        grown = [0] * 10
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                switched = limits.use_c_malloc()
+                before = sys.getallocatedblocks()
+                new = [str(i) * 2 for i in range(100000)]
+                grown.extend(range(100000))  # a pymalloc block reallocated
+                d = {i: s for i, s in enumerate(old)}
+                counted = sys.getallocatedblocks() - before
+                del old[:]  # pymalloc's blocks freed
+                ok = switched and counted < 1000 and new[99999] == "9999999999" and sum(grown) == sum(range(100000)) and len(d) == 20000
+                del new, d  # the C library's blocks, freed through pymalloc's free
+                gc.collect()
+                code = 0 if ok else 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
+    def test_tracemalloc_hooks_stay(self):
+        if not limits.C_MALLOC:
+            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                import tracemalloc
+
+                tracemalloc.start()
+                switched = limits.use_c_malloc()
+                xs = [str(i) for i in range(1000)]
+                traced = tracemalloc.get_traced_memory()[0]
+                tracemalloc.stop()
+                code = 0 if not switched and traced > 10000 and len(xs) == 1000 else 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
 
 
 if __name__ == "__main__":
