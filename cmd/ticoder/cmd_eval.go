@@ -46,6 +46,7 @@ type evalOptions struct {
 	quiet        bool
 	reqTimeout   time.Duration // --request-timeout
 	contracts    string        // --contracts: auto, none or a file
+	userRef      string        // --user-reference: auto or dataset
 	progress     progress.Reporter
 	stdout       io.Writer
 	// stderr receives the messages of the run (resuming, failed problems);
@@ -84,6 +85,13 @@ input" (undefined) instead of with whatever the reference does there.
 --contracts none answers every question from the reference alone, as
 before; a problem whose contract rejects one of its own hidden tests is
 answered without it.
+
+The simulated user also answers by EvalPlus's reference solutions, which
+correct the original benchmarks' references where those contradict their own
+descriptions (HumanEval/124 rejects "12-31-1999", HumanEval/132 calls
+"[][][]" nested, ...): a wrong reference would make the user prune correct
+code. A corrected reference that fails the problem's hidden tests is not
+used. --user-reference dataset answers by the dataset's own references.
 
 A problem that cannot be run (e.g. replay:DIR holds no recording of it) is
 reported and left out, and the run goes on; the command then exits with
@@ -126,6 +134,7 @@ so the strict runs are always reported beside them.`,
 	f.BoolVar(&o.offline, "offline", false, "answer model requests only from the response cache")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "no progress output")
 	f.StringVar(&o.contracts, "contracts", "auto", "input contracts the simulated user rejects invalid inputs by: auto (EvalPlus's for HumanEval and MBPP, when the data directory has them), none, or an EvalPlus JSONL file")
+	f.StringVar(&o.userRef, "user-reference", "auto", "reference solutions the simulated user answers by: auto (EvalPlus's corrected ones for HumanEval and MBPP, read like --contracts, where they pass the hidden tests), or dataset")
 	addRequestTimeout(f, &o.reqTimeout)
 	_ = cmd.MarkFlagRequired("dataset")
 	_ = cmd.MarkFlagRequired("model")
@@ -183,11 +192,12 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	if err != nil {
 		return err
 	}
-	contracts, err := o.readContracts(ctx, dataset.DataDir(g.dataDir), ds.Name)
+	contracts, solutions, err := o.readEvalPlus(ctx, dataset.DataDir(g.dataDir), ds.Name)
 	if err != nil {
 		return err
 	}
 	contracts.Attach(problems)
+	solutions.AttachSolutions(problems)
 	problems, noReference := withReference(problems)
 	if len(problems) == 0 {
 		return fmt.Errorf("none of the %d problems has a reference solution to answer the questions: nothing to evaluate", len(noReference))
@@ -202,7 +212,7 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 		Dataset: ds.Name, Problems: problems, Model: o.model, Style: o.style,
 		Generate: generate.Options{Codes: o.codes, Tests: o.tests, Temperature: o.temperature, TopP: o.topP},
 		Eval:     cfg, Limits: eval.Limits{Timeout: o.timeout}.WithDefaults(), Dir: o.out, Jobs: o.jobs, Started: start,
-		Contracts: contracts.Name(),
+		Contracts: contracts.Name(), Solutions: solutions.SolutionsName(),
 	})
 	if errors.Is(err, eval.ErrOtherSettings) {
 		return usageError{fmt.Errorf("%w. Rerun with the same settings to resume, or give another --out (results.jsonl there is kept as it is)", err)}
@@ -268,28 +278,45 @@ func runEval(ctx context.Context, g *globalOptions, o *evalOptions) error {
 	return nil
 }
 
-// readContracts reads the input contracts --contracts names: nil for
-// none, and for auto where the dataset has none or the data directory
-// lacks their file (said on stderr).
-func (o *evalOptions) readContracts(ctx context.Context, dataDir, name string) (*dataset.Contracts, error) {
+// readEvalPlus reads the EvalPlus file that --contracts and
+// --user-reference name: the input contracts to attach (nil for --contracts
+// none) and the reference solutions (nil for --user-reference dataset).
+// With auto, a dataset that EvalPlus did not extend, or a data directory
+// that lacks its file (said on stderr), has neither.
+func (o *evalOptions) readEvalPlus(ctx context.Context, dataDir, name string) (contracts, solutions *dataset.Contracts, err error) {
+	switch o.userRef {
+	case "auto", "", "dataset":
+	default:
+		return nil, nil, usageError{fmt.Errorf("--user-reference %q: want auto or dataset", o.userRef)}
+	}
+	if o.contracts == "none" && o.userRef == "dataset" {
+		return nil, nil, nil
+	}
+	var c *dataset.Contracts
 	switch o.contracts {
-	case "none":
-		return nil, nil
-	case "auto", "":
-		c, err := dataset.ContractsFor(ctx, dataDir, name)
+	case "auto", "", "none":
+		c, err = dataset.ContractsFor(ctx, dataDir, name)
 		if dataset.IsMissing(err) {
 			if o.stderr != nil {
-				fmt.Fprintf(o.stderr, "eval: no input contracts for %s (%v): the simulated user answers every question from the reference; run \"ticoder data fetch\" to get them, or give --contracts none to silence this\n", name, err)
+				fmt.Fprintf(o.stderr, "eval: no EvalPlus contracts or references for %s (%v): the simulated user answers every question from the dataset's reference; run \"ticoder data fetch\" to get them, or give --contracts none --user-reference dataset to silence this\n", name, err)
 			}
-			return nil, nil
+			return nil, nil, nil
 		}
-		return c, err
+		if err != nil {
+			return nil, nil, err
+		}
+	default:
+		if c, err = dataset.ReadContracts(ctx, o.contracts); err != nil {
+			return nil, nil, usageError{fmt.Errorf("--contracts: %w", err)}
+		}
 	}
-	c, err := dataset.ReadContracts(ctx, o.contracts)
-	if err != nil {
-		return nil, usageError{fmt.Errorf("--contracts: %w", err)}
+	if o.contracts != "none" {
+		contracts = c
 	}
-	return c, nil
+	if o.userRef != "dataset" {
+		solutions = c
+	}
+	return contracts, solutions, nil
 }
 
 // withReference splits problems into those with a reference solution,

@@ -74,7 +74,8 @@ func TestEvalReplayResumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## pass@1@m — code ranking `passing`, strict", "| discr |", "| infogain |", "PassFail m=2", "Output m=2", "problems: 2"} {
+	for _, want := range []string{"## pass@1@m — code ranking `passing`, strict", "| discr |", "| infogain |", "PassFail m=2", "Output m=2", "problems: 2",
+		"the simulated user answers by EvalPlus's corrected reference solutions where they pass the hidden tests, not by the dataset's: HumanEvalPlus.jsonl.gz sha256:"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
 		}
@@ -121,6 +122,13 @@ func TestEvalReplayResumes(t *testing.T) {
 	}
 	if n := countLines(t, results); n != 2 {
 		t.Errorf("after refusing new settings results.jsonl has %d lines, want 2", n)
+	}
+	// Answering by the dataset's own references instead of EvalPlus's is
+	// another benchmark too.
+	o = evalTestOptions(t, out)
+	o.userRef = "dataset"
+	if err := runEval(ctx, g, o); !errors.Is(err, eval.ErrOtherSettings) || !strings.Contains(err.Error(), "reference") {
+		t.Errorf("rerun with --user-reference dataset: %v, want a refusal that names the reference", err)
 	}
 	md3, _ := os.ReadFile(filepath.Join(out, "summary.md"))
 	if strip(md) != strip(md3) {
@@ -256,6 +264,8 @@ func TestEvalUsageErrors(t *testing.T) {
 		{"ranker", func(o *evalOptions) { o.rankers = []string{"passing+knn"} }},
 		{"noise", func(o *evalOptions) { o.noise = 2 }},
 		{"prior needing a pool", func(o *evalOptions) { o.rankers = []string{"qe:knn"} }},
+		{"user reference", func(o *evalOptions) { o.userRef = "evalplus" }},
+		{"contracts file", func(o *evalOptions) { o.contracts = filepath.Join(t.TempDir(), "missing.jsonl") }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

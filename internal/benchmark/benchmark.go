@@ -54,6 +54,10 @@ type Config struct {
 	// Contracts names the input contracts the simulated user answers by
 	// (dataset.Contracts.Name), attached to the Problems.
 	Contracts string
+	// Solutions names the reference solutions the simulated user answers
+	// by (dataset.Contracts.SolutionsName): "dataset", or the EvalPlus
+	// file whose solutions are attached to the Problems.
+	Solutions string
 	// Jobs is how many problems are prepared at once (at least one).
 	Jobs int
 	// Started is when the invocation started, for the wall time in the
@@ -69,9 +73,13 @@ func (c Config) Settings() eval.Settings {
 		"temperature": fmt.Sprint(c.Generate.Temperature), "top_p": fmt.Sprint(c.Generate.TopP),
 		"limits": fmt.Sprintf("%+v", c.Limits),
 	}}
-	// Results of runs without contracts, from before there were any, resume.
+	// Results of runs without contracts or EvalPlus's references, from
+	// before there were any, resume.
 	if c.Contracts != "" && c.Contracts != "none" {
 		s.Extra["contracts"] = c.Contracts
+	}
+	if c.Solutions != "" && c.Solutions != "dataset" {
+		s.Extra["reference"] = c.Solutions
 	}
 	return s
 }

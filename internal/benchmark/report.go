@@ -32,6 +32,9 @@ func writeReports(cfg Config, settings eval.Settings, results []eval.Result, fai
 		sum.Notes = append(sum.Notes, fmt.Sprintf("baseline pass@k left out for k = %s: a problem has only %s, and pass@k needs at least k samples of every problem (as in OpenAI's harness)",
 			joinInts(omitted), samples))
 	}
+	if cfg.Solutions != "" && cfg.Solutions != "dataset" {
+		sum.Notes = append(sum.Notes, fmt.Sprintf("the simulated user answers by EvalPlus's corrected reference solutions where they pass the hidden tests, not by the dataset's: %s", cfg.Solutions))
+	}
 	if cfg.Contracts != "" && cfg.Contracts != "none" {
 		sum.Notes = append(sum.Notes, fmt.Sprintf("the simulated user calls inputs outside the problems' input contracts invalid (undefined): %s", cfg.Contracts))
 	}

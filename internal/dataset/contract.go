@@ -30,6 +30,21 @@ type Contracts struct {
 	// ByID maps a task id ("HumanEval/12", "Mbpp/2") to its contract: body
 	// lines indented for a top-level function, starting with a newline.
 	ByID map[string]string
+	// Solutions maps a task id to EvalPlus's reference solution, the row's
+	// prompt + canonical_solution as evalplus runs it. EvalPlus corrected
+	// the original benchmarks' references where they contradict their own
+	// descriptions (HumanEval/124 rejects "12-31-1999", HumanEval/132
+	// calls "[][][]" nested, ...), so they are the better stand-in for a
+	// user who knows what the function is for.
+	Solutions map[string]Solution
+}
+
+// Solution is EvalPlus's reference solution of a task.
+type Solution struct {
+	// Program is the whole program: the row's prompt + canonical_solution.
+	Program string
+	// EntryPoint is the function the program defines.
+	EntryPoint string
 }
 
 // contractFiles maps the datasets whose problems EvalPlus extended to the
@@ -67,7 +82,7 @@ func ReadContracts(ctx context.Context, path string) (*Contracts, error) {
 		return nil, fmt.Errorf("read contracts: %w", err)
 	}
 	sum := sha256.Sum256(raw)
-	c := &Contracts{Source: filepath.Base(path) + " sha256:" + hex.EncodeToString(sum[:]), ByID: map[string]string{}}
+	c := &Contracts{Source: filepath.Base(path) + " sha256:" + hex.EncodeToString(sum[:]), ByID: map[string]string{}, Solutions: map[string]Solution{}}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(nil, 1<<30)
 	for n := 1; sc.Scan(); n++ {
@@ -79,8 +94,11 @@ func ReadContracts(ctx context.Context, path string) (*Contracts, error) {
 			continue
 		}
 		var row struct {
-			TaskID   string `json:"task_id"`
-			Contract string `json:"contract"`
+			TaskID     string `json:"task_id"`
+			Contract   string `json:"contract"`
+			Prompt     string `json:"prompt"`
+			Solution   string `json:"canonical_solution"`
+			EntryPoint string `json:"entry_point"`
 		}
 		b := []byte(line)
 		if fixed, ok := PythonConstants(b); ok {
@@ -91,6 +109,9 @@ func ReadContracts(ctx context.Context, path string) (*Contracts, error) {
 		}
 		if row.TaskID != "" && strings.TrimSpace(row.Contract) != "" {
 			c.ByID[row.TaskID] = row.Contract
+		}
+		if entry := strings.TrimSpace(row.EntryPoint); row.TaskID != "" && entry != "" && strings.TrimSpace(row.Solution) != "" {
+			c.Solutions[row.TaskID] = Solution{Program: unixNewlines(row.Prompt + row.Solution), EntryPoint: entry}
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -121,6 +142,30 @@ func (c *Contracts) Attach(problems []Problem) {
 	}
 }
 
+// AttachSolutions sets the Solution of each problem that EvalPlus gives one
+// for with the same entry point (see Problem.Solution).
+func (c *Contracts) AttachSolutions(problems []Problem) {
+	if c == nil {
+		return
+	}
+	for i := range problems {
+		problems[i].Solution = ""
+		if s, ok := c.Solutions[problems[i].ID]; ok && s.EntryPoint == problems[i].EntryPoint && problems[i].Language == "" {
+			problems[i].Solution = s.Program
+		}
+	}
+}
+
+// SolutionsName says which reference solutions a simulated user answers
+// by, for a run's settings: Source (EvalPlus's), or "dataset" (the
+// dataset's own) for nil.
+func (c *Contracts) SolutionsName() string {
+	if c == nil {
+		return "dataset"
+	}
+	return c.Source
+}
+
 // IsMissing reports whether err says a contracts file is not there.
 func IsMissing(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 
@@ -135,11 +180,15 @@ func IsMissing(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // it where the problem has no contract or no Python reference, or where the
 // def line of the entry point is not found or has its body on the same
 // line.
-func (p Problem) Guarded() (string, bool) {
-	if strings.TrimSpace(p.Contract) == "" || p.Language != "" || p.Reference == "" {
+func (p Problem) Guarded() (string, bool) { return p.Guard(p.Reference) }
+
+// Guard returns program, a reference solution of the problem, guarded by
+// the problem's contract as Guarded guards the Reference.
+func (p Problem) Guard(program string) (string, bool) {
+	if strings.TrimSpace(p.Contract) == "" || p.Language != "" || program == "" {
 		return "", false
 	}
-	lines := strings.SplitAfter(p.Reference, "\n")
+	lines := strings.SplitAfter(program, "\n")
 	def := regexp.MustCompile(`^(\s*)def\s+` + regexp.QuoteMeta(p.EntryPoint) + `\s*\(`)
 	for i, l := range lines {
 		m := def.FindStringSubmatch(l)

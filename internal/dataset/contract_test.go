@@ -8,14 +8,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/ticoder/ticoder/internal/testutil"
 )
 
 func TestReadContracts(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "plus.jsonl")
-	rows := `{"task_id": "HumanEval/1", "contract": "\n    assert n > 0, \"invalid inputs\" # $_CONTRACT_$\n", "plus_input": [[NaN], [Infinity]]}
-{"task_id": "HumanEval/2", "contract": "", "plus_input": [[-Infinity]]}
+	rows := `{"task_id": "HumanEval/1", "contract": "\n    assert n > 0, \"invalid inputs\" # $_CONTRACT_$\n", "plus_input": [[NaN], [Infinity]], "prompt": "def f(n):\r\n", "canonical_solution": "    return n\r\n", "entry_point": "f"}
+{"task_id": "HumanEval/2", "contract": "", "plus_input": [[-Infinity]], "prompt": "def g(n):\n", "canonical_solution": "    return -n\n", "entry_point": " g "}
+{"task_id": "HumanEval/3", "contract": "", "plus_input": [[-Infinity]], "prompt": "def g(n):\n", "canonical_solution": "", "entry_point": "g"}
 
 `
 	if err := os.WriteFile(path, []byte(rows), 0o644); err != nil {
@@ -31,10 +33,19 @@ func TestReadContracts(t *testing.T) {
 	if !strings.HasPrefix(c.Source, "plus.jsonl sha256:") {
 		t.Errorf("Source = %q", c.Source)
 	}
-	ps := []Problem{{ID: "HumanEval/1"}, {ID: "HumanEval/2"}}
+	want := map[string]Solution{"HumanEval/1": {Program: "def f(n):\n    return n\n", EntryPoint: "f"}, "HumanEval/2": {Program: "def g(n):\n    return -n\n", EntryPoint: "g"}}
+	if d := cmp.Diff(want, c.Solutions); d != "" {
+		t.Errorf("Solutions (-want +got):\n%s", d)
+	}
+	ps := []Problem{{ID: "HumanEval/1", EntryPoint: "f"}, {ID: "HumanEval/2", EntryPoint: "h", Solution: "stale"}, {ID: "HumanEval/3", EntryPoint: "g"}}
 	c.Attach(ps)
 	if ps[0].Contract == "" || ps[1].Contract != "" {
 		t.Errorf("Attach: %q, %q", ps[0].Contract, ps[1].Contract)
+	}
+	// A solution of another function is not one of this problem's.
+	c.AttachSolutions(ps)
+	if ps[0].Solution != want["HumanEval/1"].Program || ps[1].Solution != "" || ps[2].Solution != "" {
+		t.Errorf("AttachSolutions: %q, %q, %q", ps[0].Solution, ps[1].Solution, ps[2].Solution)
 	}
 	if _, err := ReadContracts(context.Background(), filepath.Join(dir, "none.jsonl")); !IsMissing(err) {
 		t.Errorf("missing file: err = %v, want one IsMissing knows", err)
@@ -134,6 +145,24 @@ func TestGuardedData(t *testing.T) {
 		if n < len(c.ByID)*9/10 {
 			t.Errorf("%s: %d of %d contracts placed", name, n, len(c.ByID))
 		}
+		// EvalPlus's references, guarded too, for every problem it extended.
+		c.AttachSolutions(ds.Problems)
+		solutions := 0
+		for _, p := range ds.Problems {
+			if p.Solution == "" {
+				continue
+			}
+			solutions++
+			if g, ok := p.Guard(p.Solution); ok {
+				src.WriteString("compile(" + pyString(g) + ", " + pyString(p.ID+" EvalPlus") + ", 'exec')\n")
+			} else if p.Contract != "" {
+				t.Logf("%s: contract not placed in EvalPlus's reference", p.ID)
+			}
+		}
+		if solutions < len(c.ByID)*9/10 {
+			t.Errorf("%s: %d EvalPlus references attached for %d contracts", name, solutions, len(c.ByID))
+		}
+		t.Logf("%s: %d contracts placed, %d EvalPlus references", name, n, solutions)
 		cmd := exec.Command(python, "-")
 		cmd.Stdin = strings.NewReader(src.String())
 		if out, err := cmd.CombinedOutput(); err != nil {

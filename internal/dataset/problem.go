@@ -44,6 +44,11 @@ type Problem struct {
 	// Contracts): assertions that fail on inputs the function is not meant
 	// for. Loading a dataset leaves it empty; Contracts.Attach sets it.
 	Contract string `json:"contract,omitempty"`
+	// Solution, if not empty, is another reference solution of the same
+	// function that a simulated user answers by instead of Reference:
+	// EvalPlus's corrected one (see Contracts.Solutions). Loading a
+	// dataset leaves it empty; Contracts.AttachSolutions sets it.
+	Solution string `json:"solution,omitempty"`
 	// Plus holds the test inputs of an evalplus row (HumanEval+, MBPP+),
 	// which check and eval judge by; nil for other datasets.
 	Plus *PlusTests `json:"-"`

@@ -37,8 +37,9 @@ type Generated struct {
 //
 //  1. the reference solution on every generated test and on the hidden tests
 //     (its outcomes answer the questions; its times scale the limits),
-//     guarded by the problem's input contract where it has one (see
-//     userReference);
+//     guarded by the problem's input contract where it has one, and
+//     EvalPlus's corrected reference, which answers instead where the
+//     problem has one that passes the hidden tests (see userReference);
 //  2. every candidate on every generated test and on the hidden tests (the
 //     matrix and the hidden verdicts). Tests that share a call (same setup
 //     and CALL, another EXPECTED) run the call once per candidate and are
@@ -70,11 +71,11 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 		return Problem{}, err
 	}
 	all := append(slices.Clone(tests), hidden)
-	user, ref, err := userReference(ctx, runner, p, all, referenceLimits(lim, len(tests), hidden))
+	user, ref, timing, err := userReference(ctx, runner, p, all, referenceLimits(lim, len(tests), hidden))
 	if err != nil {
 		return Problem{}, err
 	}
-	cols := newCandidateColumns(lim, tests, len(g.Tests), hidden, ref)
+	cols := newCandidateColumns(lim, tests, len(g.Tests), hidden, ref, timing)
 	out := newProblem(p, g)
 	programs := candidatePrograms(g.Candidates)
 	t0 := time.Now()
@@ -155,24 +156,25 @@ type candidateColumns struct {
 	from     []int
 }
 
-// newCandidateColumns lays out the candidates' columns from the tests and
-// the reference's results on them (ref, the hidden test last): a test's
-// limit is scaled from the reference's time, a comparison's is that of the
-// test it shares its call with, and the hidden test's is scaled with
-// lim.HiddenFloor and no ceiling (a suite keeps its own, per input, as
-// evalplus does).
-func newCandidateColumns(lim Limits, tests []execute.Test, ng int, hidden execute.Test, ref []execute.Result) candidateColumns {
+// newCandidateColumns lays out the candidates' columns from the tests, the
+// simulated user's results on them (user, the hidden test last), whose
+// values the comparisons ask about, and the dataset reference's (timing):
+// a test's limit is scaled from the dataset reference's time, a
+// comparison's is that of the test it shares its call with, and the hidden
+// test's is scaled with lim.HiddenFloor and no ceiling (a suite keeps its
+// own, per input, as evalplus does).
+func newCandidateColumns(lim Limits, tests []execute.Test, ng int, hidden execute.Test, user, timing []execute.Result) candidateColumns {
 	nt := len(tests)
-	eq, from := oracle.EqualTests(tests[:ng], ref[:ng])
+	eq, from := oracle.EqualTests(tests[:ng], user[:ng])
 	all := append(append(append([]execute.Test{}, tests...), eq...), hidden)
 	timeouts := make([]time.Duration, len(all))
 	for j := range tests {
-		timeouts[j] = lim.scaled(ref[j], lim.Floor, lim.Cap)
+		timeouts[j] = lim.scaled(timing[j], lim.Floor, lim.Cap)
 	}
 	for k, j := range from {
 		timeouts[nt+k] = timeouts[j]
 	}
-	timeouts[len(all)-1] = lim.scaled(ref[nt], lim.HiddenFloor, time.Duration(math.MaxInt64))
+	timeouts[len(all)-1] = lim.scaled(timing[nt], lim.HiddenFloor, time.Duration(math.MaxInt64))
 	if hidden.Suite != nil {
 		timeouts[len(all)-1] = check.SuiteTimeout(hidden.Suite)
 	}
@@ -293,36 +295,62 @@ func compareOutputs(ctx context.Context, runner execute.Runner, user string, col
 	return eqResults, nil
 }
 
-// userReference returns the program the simulated user answers from and
-// its results on tests, whose last is the hidden test: the reference
-// guarded by the problem's input contract (dataset.Problem.Guarded), so
-// that the user calls an input the function is not meant for invalid
-// (the reference raises: an undefined answer) instead of answering with
-// whatever the reference does there; or the reference itself where the
-// problem has no contract, or where the guarded reference fails the hidden
-// test (a contract stricter than the benchmark's own tests).
-func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem, tests []execute.Test, limits []time.Duration) (string, []execute.Result, error) {
+// userReference returns the program the simulated user answers from, its
+// results on tests, whose last is the hidden test, and the results of the
+// dataset's reference (timing), whose times the candidates' limits scale
+// with whichever program answers.
+//
+// The dataset's reference is run guarded by the problem's input contract
+// (dataset.Problem.Guarded), so that the user calls an input the function
+// is not meant for invalid (the reference raises: an undefined answer)
+// instead of answering with whatever the reference does there; unguarded
+// where the problem has no contract or where the guarded reference fails
+// the hidden test (a contract stricter than the benchmark's own tests).
+// Where the problem has EvalPlus's corrected reference
+// (dataset.Problem.Solution) that passes the hidden test, guarded or else
+// unguarded, the user answers by it instead.
+func userReference(ctx context.Context, runner execute.Runner, p dataset.Problem, tests []execute.Test, limits []time.Duration) (user string, answers, timing []execute.Result, err error) {
 	hidden := len(tests) - 1
-	if guarded, ok := p.Guarded(); ok {
-		m, err := runner.Run(ctx, execute.Job{Programs: []string{guarded}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
-		if err != nil {
-			return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
+	// first returns the first of progs that passes the hidden test, with
+	// its results, and the last failure of the hidden test.
+	first := func(progs ...string) (string, []execute.Result, execute.Result, error) {
+		var last execute.Result
+		for _, prog := range progs {
+			if prog == "" {
+				continue
+			}
+			m, err := runner.Run(ctx, execute.Job{Programs: []string{prog}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
+			if err != nil {
+				return "", nil, last, fmt.Errorf("run the reference of %s: %w", p.ID, err)
+			}
+			if r := m.Results[0]; r[hidden].Outcome == execute.Pass {
+				return prog, r, last, nil
+			}
+			last = m.Results[0][hidden]
+			slog.Debug("reference left out: it fails the hidden test", "task", p.ID, "outcome", last.Outcome, "exception", last.Exception)
 		}
-		if r := m.Results[0]; r[hidden].Outcome == execute.Pass {
-			return guarded, r, nil
-		}
-		slog.Debug("contract left out: the guarded reference fails the hidden test", "task", p.ID,
-			"outcome", m.Results[0][hidden].Outcome, "exception", m.Results[0][hidden].Exception)
+		return "", nil, last, nil
 	}
-	m, err := runner.Run(ctx, execute.Job{Programs: []string{p.Reference}, Tests: tests, TimePolicy: execute.PerTest(limits)}, nil)
+	guarded, _ := p.Guarded()
+	user, timing, last, err := first(guarded, p.Reference)
 	if err != nil {
-		return "", nil, fmt.Errorf("run the reference of %s: %w", p.ID, err)
+		return "", nil, nil, err
 	}
-	r := m.Results[0]
-	if r[hidden].Outcome != execute.Pass {
-		return "", nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, r[hidden].Outcome, r[hidden].Exception, ErrReferenceFails)
+	if user == "" {
+		return "", nil, nil, fmt.Errorf("the reference solution of %s fails its hidden tests (%s %s): %w", p.ID, last.Outcome, last.Exception, ErrReferenceFails)
 	}
-	return p.Reference, r, nil
+	answers = timing
+	if p.Solution != "" && p.Solution != p.Reference {
+		guarded, _ := p.Guard(p.Solution)
+		corrected, r, _, err := first(guarded, p.Solution)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		if corrected != "" {
+			user, answers = corrected, r
+		}
+	}
+	return user, answers, timing, nil
 }
 
 // hiddenTest is p's hidden test: the dataset's test program, or on

@@ -206,7 +206,9 @@ func checkSynthesized(t *testing.T, pool execute.Runner, reference string, prob 
 // contract, the simulated user calls it invalid (undefined) instead of
 // answering with what the reference happens to return there; on a valid
 // input it answers as the reference. A contract that rejects one of the
-// problem's own hidden tests is left out.
+// problem's own hidden tests is left out. With a corrected reference
+// (dataset.Problem.Solution) the user answers by it, unless it fails the
+// hidden tests.
 func TestPrepareContract(t *testing.T) {
 	ctx := context.Background()
 	p := fixtureProblem(t, "HumanEval/0")
@@ -227,20 +229,26 @@ func TestPrepareContract(t *testing.T) {
 			{Test: execute.Test{Code: "assert has_close_elements([1.0, 1.2], -1.0) is True"}},
 		},
 	}
+	oneIsClose := g.Candidates[1].Program // a single number counts as close
+	threshold := "\n    assert threshold > 0, \"invalid inputs\"  # $_CONTRACT_$\n"
 	for _, tc := range []struct {
 		name     string
 		contract string
+		solution string
 		want     []session.Verdict
 	}{
-		{"no contract", "", []session.Verdict{session.Fail, session.Pass, session.Fail}},
-		{"contract", "\n    assert threshold > 0, \"invalid inputs\"  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Undefined, session.Undefined}},
+		{"no contract", "", "", []session.Verdict{session.Fail, session.Pass, session.Fail}},
+		{"contract", threshold, "", []session.Verdict{session.Fail, session.Undefined, session.Undefined}},
 		// HumanEval/0's hidden tests have lists of several numbers: a
 		// contract that asks for one rejects them, and is left out.
-		{"contract stricter than the hidden tests", "\n    assert len(numbers) == 1  # $_CONTRACT_$\n", []session.Verdict{session.Fail, session.Pass, session.Fail}},
+		{"contract stricter than the hidden tests", "\n    assert len(numbers) == 1  # $_CONTRACT_$\n", "", []session.Verdict{session.Fail, session.Pass, session.Fail}},
+		{"corrected reference", "", oneIsClose, []session.Verdict{session.Pass, session.Pass, session.Fail}},
+		{"corrected reference with a contract", threshold, oneIsClose, []session.Verdict{session.Pass, session.Undefined, session.Undefined}},
+		{"corrected reference failing the hidden tests", threshold, p.Prompt + "    return True\n", []session.Verdict{session.Fail, session.Undefined, session.Undefined}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q := p
-			q.Contract = tc.contract
+			q.Contract, q.Solution = tc.contract, tc.solution
 			prob, err := Prepare(ctx, pool, q, g, Limits{Floor: time.Second})
 			if err != nil {
 				t.Fatal(err)
