@@ -297,8 +297,8 @@ func compareOutputs(ctx context.Context, runner execute.Runner, user string, col
 
 // userReference returns the program the simulated user answers from, its
 // results on tests, whose last is the hidden test, and the results of the
-// dataset's reference (timing), whose times the candidates' limits scale
-// with whichever program answers.
+// dataset's reference (timing): the candidates' limits scale with its
+// times, whichever program answers.
 //
 // The dataset's reference is run guarded by the problem's input contract
 // (dataset.Problem.Guarded), so that the user calls an input the function
