@@ -1,4 +1,5 @@
-"""Unit tests of limits.py: the time rules, the C library's malloc.
+"""Unit tests of limits.py: the time rules, the C library's malloc, filling
+pymalloc's pools.
 
 Run by TestPythonUnits (pyunit.Run) with /usr/bin/python3.
 """
@@ -80,6 +81,41 @@ class CMallocTest(unittest.TestCase):
                 traced = tracemalloc.get_traced_memory()[0]
                 tracemalloc.stop()
                 code = 0 if not switched and traced > 10000 and len(xs) == 1000 else 2
+            finally:
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
+
+class FillPoolsTest(unittest.TestCase):
+    def test_free_blocks(self):
+        if not limits.C_MALLOC:
+            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
+        got = limits._free_blocks()
+        self.assertGreater(len(got), 0)
+        for size, free in got:
+            self.assertTrue(16 <= size <= 512 and size % 16 == 0, size)
+            self.assertGreaterEqual(free, 0)
+
+    def test_fill_pools(self):
+        # In a forked child, as in the zygote: a heap with many free blocks
+        # in half-used pools has few left once filled.
+        if not limits.C_MALLOC:
+            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                xs = [bytes(100) for _ in range(20000)]
+                del xs[::2]  # 10,000 free blocks of 144 bytes among used ones
+
+                def free():
+                    return sum(n for size, n in limits._free_blocks() if size >= 48)
+
+                before = free()
+                limits.fill_pools()
+                after = free()
+                code = 0 if before >= 10000 and after < before // 5 and len(limits._FILLED) >= 10000 else 2
             finally:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)

@@ -8,6 +8,7 @@ kill_strays run in the worker after a program or a judge. What a forked
 process runs it reads from the worker after its fork (child.child_main).
 """
 
+import array
 import os
 import select
 import signal
@@ -17,7 +18,7 @@ import time
 
 from .baseline import CLEAN_TAG, restore_builtins
 from .cleanup import Dirty, children_at, children_fd, kill_group, kill_one, pids, reap_into, reap_own, zombie
-from .limits import IS_INIT, TMP, child_setup
+from .limits import IS_INIT, TMP, child_setup, fill_pools
 from .wire import _dumps, _loads
 
 # This worker's Zygote, made by worker.main before any request (its forked
@@ -64,11 +65,6 @@ class Zygote:
         """The zygote's children (None if unknown)."""
         return children_at(self._theirs)
 
-    def send(self, obj):
-        self.wake()
-        data = _dumps(obj).encode()
-        self.sock.sendall(struct.pack(">I", len(data)) + data)
-
     def wake(self):
         """Continues the zygote, which a program may have stopped."""
         try:
@@ -83,8 +79,8 @@ class Zygote:
         its bell) and the spawn's ticket. The process first reads what it
         is to run from its input (see child.child_main). The worker does not
         wait for the fork: the pid is read later, with child_pid(ticket)."""
-        data = _dumps({"op": "spawn", "limits": limits, "dir": workdir}).encode()
-        data = struct.pack(">I", len(data)) + data
+        data = _dumps({"limits": limits, "dir": workdir}).encode()
+        data = _HEAD.pack(_SPAWN, len(data)) + data
         rec_r, rec_w = os.pipe()
         ctl_r, ctl_w = os.pipe()
         bell_r, bell_w = os.pipe()
@@ -104,7 +100,7 @@ class Zygote:
 
     def _read_pid(self):
         try:
-            pid = struct.unpack(">q", self._exact(8))[0]
+            (pid,) = _PID.unpack(self._exact(8))
         except (OSError, EOFError):
             raise Dirty()
         self.read += 1
@@ -133,11 +129,12 @@ class Zygote:
         while self.read < self.sent:  # the pid replies come first
             self._read_pid()
         try:
-            self.send({"op": "reap", "pid": pid})
-            (n,) = struct.unpack(">I", self._exact(4))
-            return _loads(self._exact(n)).get("status")
-        except (OSError, EOFError, ValueError):
+            self.wake()
+            self.sock.sendall(_HEAD.pack(_REAP, 8) + _PID.pack(pid))
+            (st,) = _PID.unpack(self._exact(8))
+        except (OSError, EOFError, struct.error):
             raise Dirty()
+        return None if st < 0 else st
 
     def _exact(self, n):
         buf = b""
@@ -149,17 +146,36 @@ class Zygote:
         return buf
 
 
+# The zygote's requests: a header (_HEAD: the op, then the length of what
+# follows), then that many bytes. _SPAWN's are the process's limits and
+# directory as JSON, which the zygote does not read (the forked process
+# does), with its three pipe ends alongside (SCM_RIGHTS); _REAP's a pid
+# (_PID). Both are answered with a _PID: the pid forked, the wait status
+# reaped (-1 if unknown). The format is binary, and the loop does as little
+# as it can, because every page the zygote writes to after a fork it first
+# copies: a fork made the zygote copy about 80 pages on a JSON request, not
+# 50 on this one (BENCHMARKS.md).
+_HEAD = struct.Struct(">BI")
+_PID = struct.Struct(">q")
+_FDS = struct.Struct("3i")
+_SPAWN, _REAP = 1, 2
+
+
 def zygote_main(sock, child_main):
     """The zygote's loop: fork a process (it runs child_main), reap one."""
     os.closerange(3, sock.fileno())
     os.closerange(sock.fileno() + 1, 1 << 16)
     CLEAN_TAG[0] = restore_builtins()  # what every forked process starts from
     statuses = {}  # wait statuses of processes reaped early
+    fill_pools()
+    # Bound once: the loop touches these and little else.
+    recvmsg, recv, sendall, fork, close = sock.recvmsg, sock.recv, sock.sendall, os.fork, os.close
+    head_unpack, pid_pack, fds_unpack = _HEAD.unpack, _PID.pack, _FDS.unpack
+    space = socket.CMSG_SPACE(_FDS.size)
 
-    def exact(n):
-        buf = b""
+    def exact(buf, n):
         while len(buf) < n:
-            chunk = sock.recv(n - len(buf))
+            chunk = recv(n - len(buf))
             if not chunk:
                 raise EOFError
             buf += chunk
@@ -167,47 +183,65 @@ def zygote_main(sock, child_main):
 
     while True:
         try:
-            head, fds, _, _ = socket.recv_fds(sock, 4, 3)
+            head, anc, _, _ = recvmsg(_HEAD.size, space)
             if not head:
                 return
-            head += exact(4 - len(head))
-            (n,) = struct.unpack(">I", head)
-            msg = _loads(exact(n))
-        except (EOFError, OSError, ValueError):
+            op, n = head_unpack(exact(head, _HEAD.size))
+            body = exact(b"", n)
+        except (EOFError, OSError, struct.error):
             return
-        op = msg.get("op")
-        if op != "spawn" or len(fds) != 3:
-            for fd in fds:
-                os.close(fd)
-            if op == "spawn":
-                return  # the worker breaks its own protocol: it will see
-        if op == "spawn":
+        if len(anc) == 1 and anc[0][0] == socket.SOL_SOCKET and anc[0][1] == socket.SCM_RIGHTS and len(anc[0][2]) == _FDS.size:
+            fds = fds_unpack(anc[0][2])
+        else:
+            fds = _fds_of(anc)
+        if op == _SPAWN and len(fds) == 3:
             reap_into(statuses)
-            rec_w, ctl_r, bell_w = fds
-            d = msg.get("dir")
-            # A program works in /tmp itself (emptied after it), so that its
-            # process makes no directory for the worker to remove: both cost
-            # more than the rest of a fork here.
-            workdir = TMP if d is None else TMP + "/" + d
-            pid = os.fork()
+            pid = fork()
             if pid == 0:
                 try:
-                    child_setup((rec_w, ctl_r, bell_w), msg["limits"], workdir)
-                    child_main(rec_w, ctl_r, bell_w)
+                    _spawned(fds, body, child_main)
                 finally:
                     os._exit(0)
-            for fd in fds:
-                os.close(fd)
-            sock.sendall(struct.pack(">q", pid))
-        elif op == "reap":
-            st = statuses.pop(msg["pid"], None)
-            if st is None:
-                try:
-                    _, st = os.waitpid(msg["pid"], 0)
-                except ChildProcessError:
-                    st = None
-            data = _dumps({"status": st}).encode()
-            sock.sendall(struct.pack(">I", len(data)) + data)
+            close(fds[0])
+            close(fds[1])
+            close(fds[2])
+            sendall(pid_pack(pid))
+            continue
+        for fd in fds:
+            close(fd)
+        if op != _REAP or n != _PID.size:
+            return  # the worker breaks its own protocol: it will see
+        (pid,) = _PID.unpack(body)
+        st = statuses.pop(pid, None)
+        if st is None:
+            try:
+                _, st = os.waitpid(pid, 0)
+            except ChildProcessError:
+                st = -1
+        sendall(pid_pack(st))
+
+
+def _fds_of(anc):
+    """Every descriptor in recvmsg's ancillary data, whatever its shape."""
+    fds = array.array("i")
+    for level, kind, data in anc:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.frombytes(data[: len(data) - len(data) % fds.itemsize])
+    return list(fds)
+
+
+def _spawned(fds, body, child_main):
+    """The start of a process the zygote forked: reads its limits and
+    directory (the spawn's JSON), sets itself up, runs child_main."""
+    msg = _loads(body)
+    d = msg.get("dir")
+    # A program works in /tmp itself (emptied after it), so that its
+    # process makes no directory for the worker to remove: both cost
+    # more than the rest of a fork here.
+    workdir = TMP if d is None else TMP + "/" + d
+    rec_w, ctl_r, bell_w = fds
+    child_setup(fds, msg["limits"], workdir)
+    child_main(rec_w, ctl_r, bell_w)
 
 
 def kill_others(c=None):
