@@ -153,8 +153,8 @@ class Zygote:
 # (_PID). Both are answered with a _PID: the pid forked, the wait status
 # reaped (-1 if unknown). The format is binary, and the loop does as little
 # as it can, because every page the zygote writes to after a fork it first
-# copies: a fork made the zygote copy about 80 pages on a JSON request, not
-# 50 on this one (BENCHMARKS.md).
+# copies: a fork made the zygote copy about 85 pages on a JSON request, and
+# 53 on this one (BENCHMARKS.md).
 _HEAD = struct.Struct(">BI")
 _PID = struct.Struct(">q")
 _FDS = struct.Struct("3i")
