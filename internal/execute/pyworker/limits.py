@@ -152,7 +152,7 @@ def fill_pools():
     forked process then takes the small objects it makes from pools of its
     own instead of writing into half-full pools on pages it shares with the
     zygote, each of which it would first copy (a page fault, the dearest
-    part of a fork here: 355 of them fell to 338 in a process that runs a
+    part of a fork here: 355 of them fell to 330 in a process that runs a
     small program, BENCHMARKS.md). Size classes under 48 bytes (no bytes
     object is that small) are left as they are."""
     head = sys.getsizeof(b"")  # a bytes object of n bytes asks for head + n
