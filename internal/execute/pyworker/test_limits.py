@@ -38,53 +38,56 @@ class TimeTest(unittest.TestCase):
         self.assertEqual((limits.WAIT_FACTOR, limits.WAIT_EXTRA), (4, 1.0))
 
 
+def in_child(test, check):
+    """Runs check in a forked child, as the zygote's processes run, and
+    fails test unless it returns True."""
+    if not limits.C_MALLOC:
+        test.skipTest("this interpreter does not run pymalloc as its plain allocator")
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            code = 0 if check() else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    test.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
+
 class CMallocTest(unittest.TestCase):
     def test_new_objects_leave_pymalloc(self):
-        # In a forked child: objects from before the switch (pymalloc's) and
-        # after it (the C library's) live, grow and are freed side by side.
-        if not limits.C_MALLOC:
-            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
+        # Objects from before the switch (pymalloc's) and after it (the C
+        # library's) live, grow and are freed side by side.
         old = [str(i) for i in range(20000)]
         grown = [0] * 10
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                switched = limits.use_c_malloc()
-                before = sys.getallocatedblocks()
-                new = [str(i) * 2 for i in range(100000)]
-                grown.extend(range(100000))  # a pymalloc block reallocated
-                d = {i: s for i, s in enumerate(old)}
-                counted = sys.getallocatedblocks() - before
-                del old[:]  # pymalloc's blocks freed
-                ok = switched and counted < 1000 and new[99999] == "9999999999" and sum(grown) == sum(range(100000)) and len(d) == 20000
-                del new, d  # the C library's blocks, freed through pymalloc's free
-                gc.collect()
-                code = 0 if ok else 2
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
+        def check():
+            switched = limits.use_c_malloc()
+            before = sys.getallocatedblocks()
+            new = [str(i) * 2 for i in range(100000)]
+            grown.extend(range(100000))  # a pymalloc block reallocated
+            d = {i: s for i, s in enumerate(old)}
+            counted = sys.getallocatedblocks() - before
+            del old[:]  # pymalloc's blocks freed
+            ok = switched and counted < 1000 and new[99999] == "9999999999" and sum(grown) == sum(range(100000)) and len(d) == 20000
+            del new, d  # the C library's blocks, freed through pymalloc's free
+            gc.collect()
+            return ok
+
+        in_child(self, check)
 
     def test_tracemalloc_hooks_stay(self):
-        if not limits.C_MALLOC:
-            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                import tracemalloc
+        def check():
+            import tracemalloc
 
-                tracemalloc.start()
-                switched = limits.use_c_malloc()
-                xs = [str(i) for i in range(1000)]
-                traced = tracemalloc.get_traced_memory()[0]
-                tracemalloc.stop()
-                code = 0 if not switched and traced > 10000 and len(xs) == 1000 else 2
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+            tracemalloc.start()
+            switched = limits.use_c_malloc()
+            xs = [str(i) for i in range(1000)]
+            traced = tracemalloc.get_traced_memory()[0]
+            tracemalloc.stop()
+            return not switched and traced > 10000 and len(xs) == 1000
+
+        in_child(self, check)
 
 
 class FillPoolsTest(unittest.TestCase):
@@ -98,28 +101,20 @@ class FillPoolsTest(unittest.TestCase):
             self.assertGreaterEqual(free, 0)
 
     def test_fill_pools(self):
-        # In a forked child, as in the zygote: a heap with many free blocks
-        # in half-used pools has few left once filled.
-        if not limits.C_MALLOC:
-            self.skipTest("this interpreter does not run pymalloc as its plain allocator")
-        pid = os.fork()
-        if pid == 0:
-            code = 1
-            try:
-                xs = [bytes(100) for _ in range(20000)]
-                del xs[::2]  # 10,000 free blocks of 144 bytes among used ones
+        # A heap with many free blocks in half-used pools has few left once
+        # filled.
+        def free():
+            return sum(n for size, n in limits._free_blocks() if size >= 48)
 
-                def free():
-                    return sum(n for size, n in limits._free_blocks() if size >= 48)
+        def check():
+            xs = [bytes(100) for _ in range(20000)]
+            del xs[::2]  # 10,000 free blocks of 144 bytes among used ones
+            before = free()
+            limits.fill_pools()
+            after = free()
+            return before >= 10000 and after < before // 5 and len(limits._FILLED) >= 10000
 
-                before = free()
-                limits.fill_pools()
-                after = free()
-                code = 0 if before >= 10000 and after < before // 5 and len(limits._FILLED) >= 10000 else 2
-            finally:
-                os._exit(code)
-        _, status = os.waitpid(pid, 0)
-        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        in_child(self, check)
 
 
 if __name__ == "__main__":
