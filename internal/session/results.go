@@ -8,7 +8,8 @@ import (
 )
 
 // Ranking returns the remaining candidates ranked by the session's code
-// ranker (one entry per candidate, with tie groups).
+// ranker (one entry per candidate, with tie groups); Ranked adds the
+// fallbacks.
 func (s *Session) Ranking() rank.Ranking {
 	return rank.Rank(s.ranker, s.pool, s.alive, s.RankingTests())
 }
@@ -45,17 +46,29 @@ type Suggestion struct {
 	Score float64 `json:"score"`
 	// Tie numbers tie groups: equal Tie means equal score and prior.
 	Tie int `json:"tie"`
+	// Crashes is 0 for remaining candidates. Above 0 the class is a
+	// fallback (Session.Fallbacks): it disagrees with that many more of the
+	// answers than the remaining candidates, each time by raising, timing
+	// out or crashing on the input.
+	Crashes int `json:"crashes,omitempty"`
 }
 
 // Suggestions returns the ranked behaviour classes of the remaining
-// candidates, best first.
+// candidates, best first, then those of the fallbacks (see Ranked).
 func (s *Session) Suggestions() []Suggestion {
-	classes := s.Ranking().Classes(s.pool)
+	classes := s.Ranked().Classes(s.pool)
+	var extra []int
+	if len(s.history) > 0 {
+		extra = s.extraDisagreements()
+	}
 	out := make([]Suggestion, len(classes))
 	for i, c := range classes {
 		out[i] = Suggestion{
 			Candidate: c.Rep, Program: s.spec.Candidates[c.Rep].Program,
 			Count: c.Count, Members: len(c.Members), Score: c.Score, Tie: c.Tie,
+		}
+		if extra != nil {
+			out[i].Crashes = extra[c.Rep]
 		}
 	}
 	return out
