@@ -52,8 +52,9 @@ type Row struct {
 	Stops map[string]int `json:"stops"`
 	// NoQuestion counts the sessions that asked nothing at all.
 	NoQuestion int `json:"no_question"`
-	// Lost counts the sessions in which an answer pruned the last remaining
-	// candidate that passes the hidden tests, and none came back (see
+	// Lost counts the sessions in which an answer ruled out the last
+	// candidate, remaining or fallback, that passes the hidden tests, and
+	// none came back (see
 	// Run.Lost).
 	Lost int `json:"lost"`
 	// Conflicts counts the sessions in which no candidate agreed with all
@@ -166,7 +167,7 @@ func (s Summary) Markdown(w io.Writer) error {
 	for _, k := range sortedKeys(s.Extracted) {
 		fmt.Fprintf(&b, " pass@%d = %s%%", k, pct(s.Extracted[k]))
 	}
-	b.WriteString("\n- pass@k@m: after m questions, whether one of the top k ranked remaining candidates passes the hidden tests (ties: multiplicity-weighted random pick; every problem counts at every m; no candidates left = failure)\n")
+	b.WriteString("\n- pass@k@m: after m questions, whether one of the top k ranked candidates passes the hidden tests: the remaining candidates, then the fallbacks that the answers ruled out only for raising, timing out or crashing on an answered input (ties: multiplicity-weighted random pick; every problem counts at every m; no candidates left = failure)\n")
 	for _, k := range s.Config.Ks {
 		for _, rk := range s.Config.Rankers {
 			for _, protect := range s.Config.Protect {
@@ -187,7 +188,7 @@ func (s Summary) sessions(b *strings.Builder) {
 		return
 	}
 	b.WriteString("\n## Sessions\n\n")
-	b.WriteString("Per strategy (any code ranker): mean questions asked; synthesized questions among them (all sessions); sessions that asked nothing; sessions by why they stopped; sessions in which, after some answer, no candidate agreed with all the answers (they went on with the candidates that agree with the most); sessions in which an answer pruned the last remaining candidate that passes the hidden tests and none came back.\n\n")
+	b.WriteString("Per strategy (any code ranker): mean questions asked; synthesized questions among them (all sessions); sessions that asked nothing; sessions by why they stopped; sessions in which, after some answer, no candidate agreed with all the answers (they went on with the candidates that agree with the most); sessions in which an answer ruled out the last candidate, remaining or fallback, that passes the hidden tests and none came back.\n\n")
 	b.WriteString("| questions | select | mode | protect | mean asked | synthesized | asked nothing | max-questions | one-class | no-split | no-tests | no candidate agrees | lost all correct |\n")
 	b.WriteString("|---|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range s.Rows {

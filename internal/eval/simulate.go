@@ -270,8 +270,9 @@ type Run struct {
 	// max-questions, one-class, no-split or no-tests); empty if it could
 	// still ask.
 	Stop string `json:"stop"`
-	// Lost is the number of the answer after which no remaining candidate
-	// passed the hidden tests although one had before, when none came back
+	// Lost is the number of the answer after which no candidate the user
+	// can still choose (a remaining one or a fallback, see
+	// session.Session.Kept) passed the hidden tests although one had before, when none came back
 	// by the end of the session (the reference behaving outside the hidden
 	// tests' domain unlike every correct candidate, or a noisy answer); 0
 	// otherwise.
@@ -421,11 +422,11 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 			q, ok := s.Next()
 			if ok {
 				a := user.Answer(st.mode, q)
-				had := anyCorrect(s.Alive(), p.Correct)
+				had := anyCorrect(s.Kept(), p.Correct)
 				if err := s.Answer(ctx, q.Test, a); err != nil {
 					return nil, fmt.Errorf("question %d: %w", m, err)
 				}
-				switch has := anyCorrect(s.Alive(), p.Correct); {
+				switch has := anyCorrect(s.Kept(), p.Correct); {
 				case had && !has:
 					lost = m
 				case has:
@@ -448,7 +449,7 @@ func simulateOne(ctx context.Context, p Problem, cfg Config, st strategy, ranker
 			if pool == nil {
 				pool = s.Outcomes()
 			}
-			ranking := rank.Rank(r.r, pool, s.Alive(), s.RankingTests())
+			ranking := s.RankedWith(r.r, pool)
 			for _, k := range cfg.Ks {
 				runs[i].PassAt[k] = append(runs[i].PassAt[k], TopK(ranking, s.Outcomes().Count, func(c int) bool { return p.Correct[c] }, k))
 			}
