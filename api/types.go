@@ -145,6 +145,11 @@ type Candidate struct {
 	// Yours marks the function's existing implementation (a session on a
 	// function inside a project's module that already has a body).
 	Yours bool `json:"yours,omitempty"`
+	// Crashes, above 0, marks a fallback: a candidate ruled out only
+	// because it raised, timed out or crashed on that many answered inputs
+	// more than the candidates ranked above it. Fallbacks rank after every
+	// candidate that does what the answers say.
+	Crashes int `json:"crashes,omitempty"`
 }
 
 // Session is the state of one session.

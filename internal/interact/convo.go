@@ -250,7 +250,13 @@ func (c *Conversation) State(id string) api.Session {
 	if c.regen != nil {
 		st.Regenerated = c.regen.Done
 	}
-	st.ConflictMessage = c.conflictMessage(len(st.Candidates))
+	remaining := 0
+	for _, cand := range st.Candidates {
+		if cand.Crashes == 0 {
+			remaining++
+		}
+	}
+	st.ConflictMessage = c.conflictMessage(remaining)
 	return st
 }
 
@@ -324,7 +330,8 @@ func (c *Conversation) stopReason() (string, string) {
 	return stop.String(), ""
 }
 
-// Candidates returns the remaining behaviour classes, best first.
+// Candidates returns the remaining behaviour classes, best first, then the
+// fallbacks' (api.Candidate.Crashes).
 func (c *Conversation) Candidates() []api.Candidate {
 	sugg := c.sess.Suggestions()
 	out := make([]api.Candidate, len(sugg))
@@ -335,7 +342,7 @@ func (c *Conversation) Candidates() []api.Candidate {
 			r = i + 1
 			rankOf[s.Tie] = r
 		}
-		out[i] = api.Candidate{Rank: r, Index: s.Candidate, Program: s.Program, Samples: s.Count, Programs: s.Members, Score: s.Score}
+		out[i] = api.Candidate{Rank: r, Index: s.Candidate, Program: s.Program, Samples: s.Count, Programs: s.Members, Score: s.Score, Crashes: s.Crashes}
 		if c.module != nil {
 			// A person reads the function, not the whole module it runs in.
 			out[i].Program = c.module.FunctionText(s.Program)

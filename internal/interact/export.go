@@ -48,7 +48,7 @@ func (c *Conversation) Export(ctx context.Context, candidate int, check bool) (a
 	}
 	if candidate < 0 {
 		candidate = c.Candidates()[0].Index
-	} else if !slices.Contains(alive, candidate) {
+	} else if !slices.Contains(c.sess.Kept(), candidate) {
 		return api.Export{}, fmt.Errorf("%w: candidate %d was pruned or does not exist; choose one of the list", ErrBadCandidate, candidate)
 	}
 	// Tests corrected with `output` are among the approved ones; list only

@@ -158,3 +158,70 @@ func TestRegenerate(t *testing.T) {
 		})
 	}
 }
+
+// fixedModel generates the same candidates and tests for any problem.
+type fixedModel struct {
+	bodies []string
+	tests  []extract.Test
+}
+
+func (m fixedModel) Generate(_ context.Context, p dataset.Problem, _, _ int, _ progress.Reporter) ([]extract.Candidate, []extract.Test, error) {
+	var out []extract.Candidate
+	for i, b := range m.bodies {
+		out = append(out, extract.Candidate{Program: p.Prompt + b, Count: 1, First: i})
+	}
+	return out, m.tests, nil
+}
+
+// TestFallbackCandidate: the answer to f(1) rules out the candidate that
+// raises there only to rank it last, as a fallback the user can still
+// take; the one that returns another value elsewhere is ruled out.
+func TestFallbackCandidate(t *testing.T) {
+	ctx := context.Background()
+	pool := testPool(t)
+	stub := "def f(x: int) -> int:\n    \"\"\"Return x doubled.\"\"\"\n"
+	raises := "    if x == 1:\n        raise ValueError(x)\n    return x * 2\n"
+	other := "    return x * 3\n"
+	model := fixedModel{
+		bodies: []string{"    return 2 if x == 1 else x * 3\n", raises, other},
+		tests:  []extract.Test{{Test: execute.Test{Code: "assert f(1) == 2", Input: "f(1)", Expected: "2"}, Count: 1}},
+	}
+	b := &Builder{Runner: pool, Generator: model}
+	prep, err := b.Build(ctx, Source{Spec: stub, SpecName: "f.py"}, Options{Mode: rank.Output, Questions: session.TestsOnly}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Start(prep, pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	answerDouble(t, ctx, c)
+	st := c.State("x")
+	if len(st.History) != 1 {
+		t.Fatalf("%d questions asked, want 1 (f(1))", len(st.History))
+	}
+	var crashes []int
+	fallback := -1
+	for _, cand := range st.Candidates {
+		crashes = append(crashes, cand.Crashes)
+		if strings.HasSuffix(cand.Program, raises) {
+			fallback = cand.Index
+		}
+		if strings.HasSuffix(cand.Program, other) {
+			t.Errorf("the candidate that returns 3 for f(1) is still offered: rank %d", cand.Rank)
+		}
+	}
+	if !slices.Equal(crashes, []int{0, 1}) || fallback < 0 || st.Candidates[1].Index != fallback || st.Candidates[1].Rank != 2 {
+		t.Fatalf("candidates %+v, want the one that agrees, then the fallback", st.Candidates)
+	}
+	if st.Remaining.Samples != 1 || st.Conflict != 0 {
+		t.Errorf("remaining %+v conflict %d, want 1 sample and none", st.Remaining, st.Conflict)
+	}
+	ex, err := c.Export(ctx, fallback, true)
+	if err != nil {
+		t.Fatalf("export the fallback: %v", err)
+	}
+	if !strings.HasSuffix(ex.Code, raises) || ex.Passed || len(ex.Failures) == 0 {
+		t.Errorf("exported fallback (passed %v, failures %q):\n%s", ex.Passed, ex.Failures, ex.Code)
+	}
+}

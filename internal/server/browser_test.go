@@ -215,6 +215,14 @@ func TestBrowserDemo(t *testing.T) {
 
 	// A reload resumes the session from the URL.
 	step(t, ctx, "reload", chromedp.Reload(), chromedp.WaitVisible(chromedp.ID("final")))
+	// A fallback says why it ranks last, as in the terminal.
+	fb := value[string](t, ctx, `(() => { const el = document.createElement("ol");
+		renderCandidates(el, [{rank: 1, index: 0, samples: 2, programs: 1, program: "def f(): pass"},
+			{rank: 2, index: 1, samples: 1, programs: 1, program: "def f(): pass", crashes: 2}], false);
+		return el.querySelectorAll(".cand-head")[1].textContent; })()`)
+	if fb != "#2 1 sample — fallback, crashes on 2 answered inputs" {
+		t.Errorf("a fallback's head says %q", fb)
+	}
 	if v := console.matching("Content Security Policy"); len(v) > 0 {
 		t.Errorf("Content-Security-Policy violations:\n%s", strings.Join(v, "\n"))
 	}

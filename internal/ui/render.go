@@ -85,6 +85,9 @@ func candidateHead(cands []api.Candidate, i int) string {
 	if c.Yours {
 		h += " — yours (the code in your file now)"
 	}
+	if c.Crashes > 0 {
+		h += " — fallback, crashes on " + plural(c.Crashes, "answered input")
+	}
 	return h
 }
 

@@ -418,14 +418,15 @@ func checkFits(t *testing.T, m *model, w, h int) string {
 }
 
 // TestTies marks candidates of equal rank as tied, in the list and in the
-// diff's header, in the words of both UIs.
+// diff's header, in the words of both UIs; a fallback says why it ranks
+// last.
 func TestTies(t *testing.T) {
-	cands := []api.Candidate{{Rank: 1, Samples: 3}, {Rank: 2, Samples: 2}, {Rank: 2, Samples: 2}, {Rank: 4, Samples: 1}}
+	cands := []api.Candidate{{Rank: 1, Samples: 3}, {Rank: 2, Samples: 2}, {Rank: 2, Samples: 2}, {Rank: 4, Samples: 1}, {Rank: 5, Samples: 1, Crashes: 2}}
 	var got []string
 	for i := range cands {
 		got = append(got, candidateHead(cands, i))
 	}
-	want := []string{"#1  3 samples", "=2  2 samples (tied)", "=2  2 samples (tied)", "#4  1 sample"}
+	want := []string{"#1  3 samples", "=2  2 samples (tied)", "=2  2 samples (tied)", "#4  1 sample", "#5  1 sample — fallback, crashes on 2 answered inputs"}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("heads (-want +got):\n%s", d)
 	}

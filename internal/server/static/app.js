@@ -235,7 +235,8 @@ function renderCandidates(el, cands, choosable) {
     const b = document.createElement("b");
     b.textContent = rankLabel(cands, i);
     left.append(b, " " + samples(c.samples) + (c.programs > 1 ? " in " + c.programs + " variants" : "") +
-      (tied(cands, i) ? " (tied)" : ""));
+      (tied(cands, i) ? " (tied)" : "") +
+      (c.crashes > 0 ? " — fallback, crashes on " + c.crashes + " answered input" + (c.crashes === 1 ? "" : "s") : ""));
     head.append(left);
     const isChosen = choosable && (chosen === c.index || (chosen < 0 && i === 0));
     if (choosable) {
