@@ -89,7 +89,8 @@ type Result struct {
 	Checked  bool     `json:"checked"`
 	Passed   bool     `json:"passed"`
 	Failures []string `json:"failures,omitempty"`
-	// Ranked lists the remaining behaviour classes, best first (at most 5).
+	// Ranked lists the remaining behaviour classes, best first, then the
+	// fallbacks' (api.Candidate.Crashes); at most 5.
 	Ranked []api.Candidate `json:"ranked"`
 	// Explanation says, for each answer, what it ruled out.
 	Explanation []string `json:"explanation"`
