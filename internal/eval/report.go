@@ -54,8 +54,7 @@ type Row struct {
 	NoQuestion int `json:"no_question"`
 	// Lost counts the sessions in which an answer ruled out the last
 	// candidate, remaining or fallback, that passes the hidden tests, and
-	// none came back (see
-	// Run.Lost).
+	// none came back (see Run.Lost).
 	Lost int `json:"lost"`
 	// Conflicts counts the sessions in which no candidate agreed with all
 	// the answers (see Run.Conflict).

@@ -272,10 +272,10 @@ type Run struct {
 	Stop string `json:"stop"`
 	// Lost is the number of the answer after which no candidate the user
 	// can still choose (a remaining one or a fallback, see
-	// session.Session.Kept) passed the hidden tests although one had before, when none came back
-	// by the end of the session (the reference behaving outside the hidden
-	// tests' domain unlike every correct candidate, or a noisy answer); 0
-	// otherwise.
+	// session.Session.Kept) passed the hidden tests although one had
+	// before, when none came back by the end of the session (the reference
+	// behaving outside the hidden tests' domain unlike every correct
+	// candidate, or a noisy answer); 0 otherwise.
 	Lost int `json:"lost,omitempty"`
 	// Conflict is the number of the first answer that no candidate agreed
 	// with together with all earlier answers ("no candidate agrees"; the

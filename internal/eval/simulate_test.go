@@ -179,6 +179,37 @@ func TestSimulateEmptySetAndProtect(t *testing.T) {
 	}
 }
 
+// TestSimulateFallback: the correct candidate (1) raises on f(0), which
+// the reference answers; the wrong one (0) returns its value. The answer
+// rules out the correct one only to rank it second, as run lists it: it
+// counts at pass@2 and is not lost. Candidate 2 returns another value and
+// is ruled out.
+func TestSimulateFallback(t *testing.T) {
+	p := problem(t, 3, []int{1, 1, 1}, []bool{false, true, false}, "P=0 F=3",
+		"P=0 F=5",
+		"E F=3",
+		"F=7 F=3")
+	for _, mode := range []rank.Mode{rank.PassFail, rank.Output} {
+		res, err := Simulate(context.Background(), p, config(mode))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := res.Runs[0]
+		if len(run.Asked) == 0 || run.Asked[0].Test != 0 {
+			t.Fatalf("%v: asked %+v, want f(0) first", mode, run.Asked)
+		}
+		if got := run.PassAt[1][1]; got != 0 {
+			t.Errorf("%v: pass@1@1 = %v, want 0 (a fallback never ranks first)", mode, got)
+		}
+		if got := run.PassAt[2][1]; got != 1 {
+			t.Errorf("%v: pass@2@1 = %v, want 1 (the fallback ranks second)", mode, got)
+		}
+		if run.Lost != 0 || run.Remaining[1] != 1 {
+			t.Errorf("%v: lost %d, remaining %v; want 0 and one remaining candidate", mode, run.Lost, run.Remaining)
+		}
+	}
+}
+
 func TestSummarizeAndReports(t *testing.T) {
 	ctx := context.Background()
 	cfg := config(rank.PassFail, rank.Output)
