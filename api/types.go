@@ -146,9 +146,10 @@ type Candidate struct {
 	// function inside a project's module that already has a body).
 	Yours bool `json:"yours,omitempty"`
 	// Crashes, above 0, marks a fallback: a candidate ruled out only
-	// because it raised, timed out or crashed on that many answered inputs
-	// more than the candidates ranked above it. Fallbacks rank after every
-	// candidate that does what the answers say.
+	// because it raised, timed out or crashed on answered inputs, where it
+	// disagrees with that many more answers than the remaining candidates
+	// (those with Crashes 0). Fallbacks rank after every remaining
+	// candidate, fewest Crashes first.
 	Crashes int `json:"crashes,omitempty"`
 }
 
