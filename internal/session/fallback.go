@@ -65,18 +65,24 @@ func (s *Session) extraDisagreements() []int {
 // are listed by how many more answers they disagree with than the remaining
 // candidates (fewest first), then in increasing order.
 func (s *Session) Fallbacks() []int {
+	fb, _ := s.fallbacks()
+	return fb
+}
+
+// fallbacks returns Fallbacks and extraDisagreements (nil before any
+// answer, when there is no fallback).
+func (s *Session) fallbacks() (fb, extra []int) {
 	if len(s.history) == 0 {
-		return nil
+		return nil, nil
 	}
-	extra := s.extraDisagreements()
-	var out []int
+	extra = s.extraDisagreements()
 	for c, e := range extra {
 		if e > 0 {
-			out = append(out, c)
+			fb = append(fb, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b int) int { return extra[a] - extra[b] })
-	return out
+	slices.SortStableFunc(fb, func(a, b int) int { return extra[a] - extra[b] })
+	return fb, extra
 }
 
 // Ranked returns the candidates a user chooses among, best first: the
@@ -90,13 +96,14 @@ func (s *Session) Ranked() rank.Ranking {
 // RankedWith is Ranked with ranker r over outcomes p (p must hold the
 // session's candidates and tests, e.g. with another prior).
 func (s *Session) RankedWith(r rank.Ranker, p *rank.Outcomes) rank.Ranking {
+	fb, extra := s.fallbacks()
+	return s.rankedWith(r, p, fb, extra)
+}
+
+// rankedWith is RankedWith given s.fallbacks().
+func (s *Session) rankedWith(r rank.Ranker, p *rank.Outcomes, fb, extra []int) rank.Ranking {
 	tests := s.RankingTests()
 	out := rank.Rank(r, p, s.alive, tests)
-	fb := s.Fallbacks()
-	if len(fb) == 0 {
-		return out
-	}
-	extra := s.extraDisagreements()
 	for start := 0; start < len(fb); {
 		end := start + 1
 		for end < len(fb) && extra[fb[end]] == extra[fb[start]] {

@@ -56,11 +56,8 @@ type Suggestion struct {
 // Suggestions returns the ranked behaviour classes of the remaining
 // candidates, best first, then those of the fallbacks (see Ranked).
 func (s *Session) Suggestions() []Suggestion {
-	classes := s.Ranked().Classes(s.pool)
-	var extra []int
-	if len(s.history) > 0 {
-		extra = s.extraDisagreements()
-	}
+	fb, extra := s.fallbacks()
+	classes := s.rankedWith(s.ranker, s.pool, fb, extra).Classes(s.pool)
 	out := make([]Suggestion, len(classes))
 	for i, c := range classes {
 		out[i] = Suggestion{
