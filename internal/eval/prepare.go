@@ -89,7 +89,7 @@ func Prepare(ctx context.Context, runner execute.Runner, p dataset.Problem, g Ge
 	if eqResults, err = compareOutputs(ctx, runner, user, cols, out.Results, eqResults); err != nil {
 		return Problem{}, fmt.Errorf("compare outputs of %s: %w", p.ID, err)
 	}
-	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, cols.hiddenTest(), cols.hiddenTimeout()); err != nil {
+	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, cols.hiddenTest(), cols.hiddenTimeout(), pythonSources(runner)); err != nil {
 		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
 	}
 	ng := cols.ng
@@ -370,25 +370,37 @@ func hiddenTest(ctx context.Context, runner execute.Runner, p dataset.Problem) (
 
 // rawCorrect counts the raw samples that pass the hidden test, or returns -1
 // without raw samples. A raw program equal to a candidate's (up to trailing
-// white space) shares its verdict; the others run.
-func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct []bool, hidden execute.Test, limit time.Duration) (int, error) {
+// white space) shares its verdict. Where read is not nil (Python), so does
+// one whose syntax tree is a candidate's (extract.SourceKey: they differ
+// only in comments, blank lines or spelling), and one that Python cannot
+// parse fails, as it would when run; the others run, each distinct one once.
+func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct []bool, hidden execute.Test, limit time.Duration, read sourceReader) (int, error) {
 	if g.Raw == nil {
 		return -1, nil
 	}
+	trim := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
 	known := map[string]bool{}
 	for i, c := range g.Candidates {
-		known[strings.TrimRight(c.Program, " \t\r\n")] = correct[i]
+		known[trim(c.Program)] = correct[i]
 	}
 	n := 0
+	copies := map[string]int{} // raw samples of each program to run, by trimmed text
 	var run []string
 	for _, raw := range g.Raw {
-		ok, seen := known[strings.TrimRight(raw, " \t\r\n")]
-		switch {
-		case !seen:
-			run = append(run, raw)
-		case ok:
-			n++
+		t := trim(raw)
+		if ok, seen := known[t]; seen {
+			if ok {
+				n++
+			}
+			continue
 		}
+		if copies[t] == 0 {
+			run = append(run, raw)
+		}
+		copies[t]++
+	}
+	if read != nil && len(run) > 0 {
+		run, n = readRaw(ctx, read, g.Candidates, correct, run, copies, n)
 	}
 	if len(run) == 0 {
 		return n, nil
@@ -397,10 +409,54 @@ func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct
 	if err != nil {
 		return 0, err
 	}
-	for _, row := range m.Results {
+	for i, row := range m.Results {
 		if row[0].Outcome == execute.Pass {
-			n++
+			n += copies[trim(run[i])]
 		}
 	}
 	return n, nil
+}
+
+// pythonSources reads Python programs in runner's sandbox.
+func pythonSources(runner execute.Runner) sourceReader {
+	return func(ctx context.Context, programs []string) ([]extract.SourceKey, error) {
+		return extract.SourceKeys(ctx, runner, programs)
+	}
+}
+
+// sourceReader reads programs without running them (extract.SourceKeys).
+type sourceReader func(ctx context.Context, programs []string) ([]extract.SourceKey, error)
+
+// readRaw settles what it can of the raw programs run (copies counts the
+// samples of each, by trimmed text) by reading them with the candidates:
+// one with a candidate's syntax tree adds that candidate's verdict to n,
+// one that does not parse fails. It returns the programs left to run and
+// the new n; where the programs cannot be read, all of them are left.
+func readRaw(ctx context.Context, read sourceReader, cands []extract.Candidate, correct []bool, run []string, copies map[string]int, n int) ([]string, int) {
+	keys, err := read(ctx, append(candidatePrograms(cands), run...))
+	if err != nil || len(keys) != len(cands)+len(run) {
+		slog.Debug("raw samples not read, all of them run", "err", err)
+		return run, n
+	}
+	verdict := map[string]bool{}
+	for i, k := range keys[:len(cands)] {
+		if _, dup := verdict[k.Key]; k.Key != "" && !dup {
+			verdict[k.Key] = correct[i]
+		}
+	}
+	var left []string
+	for j, raw := range run {
+		k := keys[len(cands)+j]
+		ok, same := verdict[k.Key]
+		switch {
+		case k.Syntax:
+		case k.Key != "" && same:
+			if ok {
+				n += copies[strings.TrimRight(raw, " \t\r\n")]
+			}
+		default:
+			left = append(left, raw)
+		}
+	}
+	return left, n
 }

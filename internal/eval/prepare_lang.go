@@ -79,7 +79,7 @@ func PrepareIn(ctx context.Context, runner execute.Runner, l lang.Language, p da
 			out.Correct[i] = row[0].Outcome == execute.Pass
 		}
 	}
-	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, all[0], timeouts[0]); err != nil {
+	if out.RawCorrect, err = rawCorrect(ctx, runner, g, out.Correct, all[0], timeouts[0], nil); err != nil {
 		return Problem{}, fmt.Errorf("run the raw samples of %s: %w", p.ID, err)
 	}
 	usable := make([]bool, len(ref))

@@ -62,7 +62,8 @@ func TestPrepareHumanEval0(t *testing.T) {
 		},
 	}
 	// Raw samples: two equal candidates (up to trailing white space), one
-	// that differs and passes, one that does not parse.
+	// that differs by a comment (the reference's tree: its verdict), one
+	// that does not parse.
 	g.Raw = []string{g.Candidates[0].Program + "\n\n", g.Candidates[1].Program, p.Reference + "# done\n", p.Prompt + "    return (\n"}
 	// Slow candidate 4 times out in the short first pass, finishes when
 	// confirmed with the full limit, and so is rerun in full.

@@ -31,6 +31,8 @@ var (
 	// extractCodes and extractTests extract the samples of one call.
 	extractCodes = pyfunc.Func[codesArg, samplesReply[pyCode]]{Program: pyProgram, Name: "extract_codes"}
 	extractTests = pyfunc.Func[testsArg, samplesReply[pyTests]]{Program: pyProgram, Name: "extract_tests"}
+	// sourceKeys reads whole programs (SourceKeys).
+	sourceKeys = pyfunc.Func[sourcesArg, samplesReply[SourceKey]]{Program: pyProgram, Name: "source_keys"}
 )
 
 // RulesVersion names the rules by which completions become candidates and
@@ -98,6 +100,11 @@ type testsArg struct {
 	Prefix      string   `json:"prefix"`
 	Completions []string `json:"completions"`
 	Cut         []bool   `json:"cut,omitempty"`
+}
+
+// sourcesArg is the argument of source_keys.
+type sourcesArg struct {
+	Programs []string `json:"programs"`
 }
 
 // samplesReply is what extract_codes and extract_tests return: one result
@@ -245,6 +252,52 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 	}
 	st.Unique = len(out)
 	return out, st, nil
+}
+
+// SourceKey is what Python's parser says of a whole program, read without
+// running it.
+type SourceKey struct {
+	// Key is the SHA-256 (hex) of the program's syntax tree, docstrings and
+	// all: two programs with the same Key compile to the same code but for
+	// line and column numbers (they differ at most in comments, blank lines
+	// and spelling), so they behave alike unless they read their own
+	// positions. Empty where Syntax is set or the tree could not be read.
+	Key string `json:"key"`
+	// Syntax is set where Python cannot parse the program: it cannot compile
+	// either, so it passes no test.
+	Syntax bool `json:"syntax"`
+}
+
+// SourceKeys reads programs with Python's parser in the sandbox, through c,
+// and returns each one's SourceKey; a program the parser could not handle
+// (too deeply nested, a crash of the sandboxed parser) gets the zero
+// SourceKey. It is safe for concurrent use if c is.
+func SourceKeys(ctx context.Context, c Caller, programs []string) ([]SourceKey, error) {
+	res, errs, err := callSamples(ctx, c, sourceKeys, len(programs), func(lo, hi int) sourcesArg {
+		return sourcesArg{Programs: programs[lo:hi]}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read sources: %w", err)
+	}
+	for i, r := range res {
+		if errs[i] != nil || (r.Key != "" && (r.Syntax || !isSHA256(r.Key))) {
+			res[i] = SourceKey{}
+		}
+	}
+	return res, nil
+}
+
+// isSHA256 reports whether s is a SHA-256 in lowercase hex.
+func isSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for _, c := range s {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // callSamples runs f over samples [0, n) in one call. If that call

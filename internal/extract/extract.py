@@ -55,6 +55,12 @@ Tests
     are swapped. The code is then "assert INPUT == EXPECTED".
 Normalisation: ast.dump of the tree with docstrings removed (comments are not
 in the tree); the key is its SHA-256.
+
+Sources
+  * source_keys(arg) reads whole programs without running them: the SHA-256
+    of each one's ast.dump, docstrings and all (two programs with the same
+    key compile to the same code but for line and column numbers), or
+    "syntax" where Python cannot parse it (it cannot compile either).
 """
 
 import ast
@@ -381,6 +387,30 @@ class _StripDocstrings(ast.NodeTransformer):
 def _key(tree):
     tree = _StripDocstrings().visit(tree)
     return hashlib.sha256(ast.dump(tree).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def source_keys(arg):
+    """{"samples": one {"key": K} or {"syntax": True} per program of
+    arg["programs"] (see the module doc), or {} where the tree could not be
+    read (nested too deeply)."""
+    out = []
+    with _Quiet():
+        for src in arg["programs"]:
+            try:
+                tree = ast.parse(src)
+            except (SyntaxError, ValueError):  # ValueError: a NUL byte
+                out.append({"syntax": True})
+                continue
+            except Exception:  # RecursionError, MemoryError: compile may differ
+                out.append({})
+                continue
+            try:
+                key = hashlib.sha256(ast.dump(tree).encode("utf-8", "surrogatepass")).hexdigest()
+            except Exception:
+                out.append({})
+                continue
+            out.append({"key": key})
+    return {"samples": out}
 
 
 def _source_key(src):

@@ -8,6 +8,7 @@ import os
 import unittest
 
 import codes
+import extract
 import tests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -80,6 +81,35 @@ class CodesTest(unittest.TestCase):
         arg.update(style="body", completions=["        return len(xs)\n"])
         got = codes.extract_codes(arg)["samples"]
         self.assertEqual(got[0]["program"], 'def total(self, xs):\n    """Sums."""\n    return len(xs)\n')
+
+
+class SourceKeysTest(unittest.TestCase):
+    def test_keys(self):
+        base = 'def add(a, b):\n    """Adds."""\n    return a + b\n'
+        programs = [
+            base,
+            "def add(a,b):  # sum\n    'Adds.'\n\n    return (a +\n            b)\n",  # the same tree
+            base.replace("Adds.", "Adds!"),  # a docstring is a value
+            base + "print(add(1, 2))\n",
+            "def add(a, b:\n",
+            "x = 1\x00\n",
+        ]
+        for name, fn in [("imported", extract.source_keys), ("concatenated", concatenated()["source_keys"])]:
+            with self.subTest(name):
+                got = fn({"programs": programs})["samples"]
+                self.assertEqual(len(got), len(programs))
+                self.assertEqual(len(got[0]["key"]), 64)
+                self.assertEqual(got[0], got[1])
+                self.assertNotEqual(got[0]["key"], got[2]["key"])
+                self.assertNotEqual(got[0]["key"], got[3]["key"])
+                self.assertEqual(got[4], {"syntax": True})
+                self.assertEqual(got[5], {"syntax": True})
+                for src, g in zip(programs, got):
+                    if g.get("syntax"):
+                        with self.assertRaises((SyntaxError, ValueError)):
+                            compile(src, "<program>", "exec")
+                    else:
+                        compile(src, "<program>", "exec")
 
 
 class TestsTest(unittest.TestCase):
