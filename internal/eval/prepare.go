@@ -371,9 +371,10 @@ func hiddenTest(ctx context.Context, runner execute.Runner, p dataset.Problem) (
 // rawCorrect counts the raw samples that pass the hidden test, or returns -1
 // without raw samples. A raw program equal to a candidate's (up to trailing
 // white space) shares its verdict. Where read is not nil (Python), so does
-// one whose syntax tree is a candidate's (extract.SourceKey: they differ
-// only in comments, blank lines or spelling), and one that Python cannot
-// parse fails, as it would when run; the others run, each distinct one once.
+// one that normalises to a candidate's key as extraction normalises samples
+// (extract.SourceKey: they differ only in comments, blank lines, spelling
+// or docstrings), and one that Python cannot parse fails, as it would when
+// run; the others run, each distinct one once.
 func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct []bool, hidden execute.Test, limit time.Duration, read sourceReader) (int, error) {
 	if g.Raw == nil {
 		return -1, nil
@@ -429,7 +430,7 @@ type sourceReader func(ctx context.Context, programs []string) ([]extract.Source
 
 // readRaw settles what it can of the raw programs run (copies counts the
 // samples of each, by trimmed text) by reading them with the candidates:
-// one with a candidate's syntax tree adds that candidate's verdict to n,
+// one with a candidate's key adds that candidate's verdict to n,
 // one that does not parse fails. It returns the programs left to run and
 // the new n; where the programs cannot be read, all of them are left.
 func readRaw(ctx context.Context, read sourceReader, cands []extract.Candidate, correct []bool, run []string, copies map[string]int, n int) ([]string, int) {

@@ -43,13 +43,13 @@ func TestRawCorrect(t *testing.T) {
 	cands := []extract.Candidate{{Program: right, Count: 1}, {Program: wrong, Count: 1}}
 	correct := []bool{true, false}
 	hidden := execute.Test{Code: "assert has_close_elements([1.0, 2.0, 3.9], 0.3) == False\nassert has_close_elements([1.0, 2.8, 3.0], 0.3) == True"}
-	// Each differs from a candidate only in what the parser drops.
+	// Each differs from a candidate only in what the key leaves out.
 	rightSpelled := p.Prompt + "    # pairs after a\n\n    return any(abs(a-b) < threshold\n               for i, a in enumerate(numbers) for b in numbers[i+1:])  # done\n"
 	wrongSpelled := wrong + "\n# the end\n"
-	// Each behaves as a candidate but parses to another tree.
+	otherDoc := strings.Replace(right, "given threshold.", "given threshold! ", 1)
+	// Each has a candidate's function but another key.
 	rightJunk := right + "print('examples')\n"
 	rightFailing := right + "assert False\n"
-	otherDoc := strings.Replace(right, "given threshold.", "given threshold!", 1) // a docstring is a value
 	broken := p.Prompt + "    return (\n"
 	failRead := func(context.Context, []string) ([]extract.SourceKey, error) {
 		return nil, errors.New("no parser")
@@ -62,9 +62,9 @@ func TestRawCorrect(t *testing.T) {
 		ran  []string
 	}{
 		{"candidates' texts", []string{right + "\n\n", wrong, right}, pythonSources(pool), 2, nil},
-		{"same trees", []string{rightSpelled, wrongSpelled, rightSpelled + "\n"}, pythonSources(pool), 2, nil},
+		{"candidates' keys", []string{rightSpelled, wrongSpelled, rightSpelled + "\n", otherDoc}, pythonSources(pool), 3, nil},
 		{"no parse", []string{broken, broken, right}, pythonSources(pool), 1, nil},
-		{"other trees run, each once", []string{rightJunk, rightFailing, rightJunk, otherDoc}, pythonSources(pool), 3, []string{rightJunk, rightFailing, otherDoc}},
+		{"other keys run, each once", []string{rightJunk, rightFailing, rightJunk}, pythonSources(pool), 2, []string{rightJunk, rightFailing}},
 		{"without a reader every other text runs", []string{rightSpelled, broken, wrong}, nil, 1, []string{rightSpelled, broken}},
 		{"a reader that fails", []string{rightSpelled, broken}, failRead, 1, []string{rightSpelled, broken}},
 	}

@@ -257,11 +257,12 @@ func Tests(ctx context.Context, c Caller, p dataset.Problem, completions []strin
 // SourceKey is what Python's parser says of a whole program, read without
 // running it.
 type SourceKey struct {
-	// Key is the SHA-256 (hex) of the program's syntax tree, docstrings and
-	// all: two programs with the same Key compile to the same code but for
-	// line and column numbers (they differ at most in comments, blank lines
-	// and spelling), so they behave alike unless they read their own
-	// positions. Empty where Syntax is set or the tree could not be read.
+	// Key is the key by which Codes tells candidates apart (a hash of the
+	// syntax tree without docstrings): two programs with the same Key differ
+	// at most in comments, blank lines, spelling and docstrings, and compile
+	// to the same code but for those, so they behave alike unless they read
+	// their own docstrings or line numbers. Empty where Syntax is set or the
+	// tree could not be read.
 	Key string `json:"key"`
 	// Syntax is set where Python cannot parse the program: it cannot compile
 	// either, so it passes no test.
@@ -280,16 +281,17 @@ func SourceKeys(ctx context.Context, c Caller, programs []string) ([]SourceKey, 
 		return nil, fmt.Errorf("read sources: %w", err)
 	}
 	for i, r := range res {
-		if errs[i] != nil || (r.Key != "" && (r.Syntax || !isSHA256(r.Key))) {
+		if errs[i] != nil || (r.Key != "" && (r.Syntax || !isKey(r.Key))) {
 			res[i] = SourceKey{}
 		}
 	}
 	return res, nil
 }
 
-// isSHA256 reports whether s is a SHA-256 in lowercase hex.
-func isSHA256(s string) bool {
-	if len(s) != 64 {
+// isKey reports whether s has the form of a key of extract.py's _key: 32
+// lowercase hex digits.
+func isKey(s string) bool {
+	if len(s) != 32 {
 		return false
 	}
 	for _, c := range s {

@@ -57,10 +57,10 @@ Normalisation: ast.dump of the tree with docstrings removed (comments are not
 in the tree); the key is its SHA-256.
 
 Sources
-  * source_keys(arg) reads whole programs without running them: the SHA-256
-    of each one's ast.dump, docstrings and all (two programs with the same
-    key compile to the same code but for line and column numbers), or
-    "syntax" where Python cannot parse it (it cannot compile either).
+  * source_keys(arg) reads whole programs without running them: each one's
+    key as above (two programs with the same key compile to the same code
+    but for docstrings and line and column numbers), or "syntax" where
+    Python cannot parse it (it cannot compile either).
 """
 
 import ast
@@ -405,7 +405,7 @@ def source_keys(arg):
                 out.append({})
                 continue
             try:
-                key = hashlib.sha256(ast.dump(tree).encode("utf-8", "surrogatepass")).hexdigest()
+                key = _key(tree)
             except Exception:
                 out.append({})
                 continue
