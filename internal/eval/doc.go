@@ -12,7 +12,9 @@
 // is 1 if any sample is correct. Averaged over problems. Two baselines are
 // reported: the raw samples run as they came, prompt + completion, exactly as
 // `ticoder check` runs them (the Table IV baseline; only for models that
-// continue the prompt), and the samples after extraction (c counts the
+// continue the prompt; a raw program that normalises to a candidate's, as
+// extraction normalises, takes that candidate's verdict instead of running,
+// and one that does not parse fails), and the samples after extraction (c counts the
 // samples whose extracted candidate passes), which is what TiCoder ranks:
 // extraction drops trailing junk, so it can rescue a sample.
 //
