@@ -33,7 +33,7 @@ func (r *recordingRunner) Run(ctx context.Context, job execute.Job, each func(in
 
 // TestRawCorrect counts the raw samples that pass the hidden test in the
 // sandbox: what it may settle without running them (a candidate's text or,
-// for Python, its syntax tree; no parse) and what it must run.
+// for Python, its key; no parse) and what it must run.
 func TestRawCorrect(t *testing.T) {
 	ctx := context.Background()
 	p := fixtureProblem(t, "HumanEval/0")
