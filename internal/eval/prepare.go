@@ -379,16 +379,15 @@ func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct
 	if g.Raw == nil {
 		return -1, nil
 	}
-	trim := func(s string) string { return strings.TrimRight(s, " \t\r\n") }
 	known := map[string]bool{}
 	for i, c := range g.Candidates {
-		known[trim(c.Program)] = correct[i]
+		known[trimEnd(c.Program)] = correct[i]
 	}
 	n := 0
 	copies := map[string]int{} // raw samples of each program to run, by trimmed text
 	var run []string
 	for _, raw := range g.Raw {
-		t := trim(raw)
+		t := trimEnd(raw)
 		if ok, seen := known[t]; seen {
 			if ok {
 				n++
@@ -412,11 +411,15 @@ func rawCorrect(ctx context.Context, runner execute.Runner, g Generated, correct
 	}
 	for i, row := range m.Results {
 		if row[0].Outcome == execute.Pass {
-			n += copies[trim(run[i])]
+			n += copies[trimEnd(run[i])]
 		}
 	}
 	return n, nil
 }
+
+// trimEnd returns a program without its trailing white space, by which
+// rawCorrect matches raw programs.
+func trimEnd(program string) string { return strings.TrimRight(program, " \t\r\n") }
 
 // pythonSources reads Python programs in runner's sandbox.
 func pythonSources(runner execute.Runner) sourceReader {
@@ -453,7 +456,7 @@ func readRaw(ctx context.Context, read sourceReader, cands []extract.Candidate, 
 		case k.Syntax:
 		case k.Key != "" && same:
 			if ok {
-				n += copies[strings.TrimRight(raw, " \t\r\n")]
+				n += copies[trimEnd(raw)]
 			}
 		default:
 			left = append(left, raw)
